@@ -1,0 +1,11 @@
+// Package engine holds the rules and boards every part of kinrow shares.
+//
+// A Rules value names a game: Connect-X (gravity: a stone drops to the lowest
+// free cell of a column) or the m,n,k-game (free placement), with its rows,
+// columns and the length K of a winning line. A Position is a board of any
+// size allowed by those rules: it plays and undoes moves without allocating,
+// detects a win from the last move alone in O(K), and keeps a 64-bit Zobrist
+// hash up to date incrementally. Moves are printed and parsed in one notation
+// (column numbers for Connect-X, GTP-style vertices such as "h8" for m,n,k),
+// so the protocol, the solver and the game records agree on every move.
+package engine

@@ -1,0 +1,311 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Move is a move in the internal numbering of its rules: the 0-based column
+// for Connect-X, the cell index row*Cols+col (row 0 at the bottom) for m,n,k.
+// Use Rules.FormatMove and Rules.ParseMove to convert from and to notation.
+type Move int32
+
+// NoMove is the zero-information move, e.g. the last move of an empty board.
+const NoMove Move = -1
+
+// Errors returned by Position.Check, wrapped with the details.
+var (
+	ErrGameOver      = errors.New("game is over")
+	ErrOutOfBoard    = errors.New("outside the board")
+	ErrOccupied      = errors.New("cell is occupied")
+	ErrColumnFull    = errors.New("column is full")
+	ErrNothingToUndo = errors.New("no move to undo")
+)
+
+// Position is a board of any size allowed by its rules, with the side to
+// move, the moves played, the result and a Zobrist hash. Play, Undo and the
+// win check allocate nothing.
+type Position struct {
+	rules   Rules
+	cells   []Color // row*Cols+col, row 0 at the bottom
+	heights []int   // Connect-X: stones in each column
+	history []int32 // cells played, in order
+	hash    uint64
+	result  Result
+}
+
+// NewPosition returns the empty board of r. r must be valid (see Rules.Validate).
+func NewPosition(r Rules) *Position {
+	p := &Position{
+		rules:   r,
+		cells:   make([]Color, r.Cells()),
+		history: make([]int32, 0, r.Cells()),
+	}
+	for i := range p.cells {
+		p.cells[i] = Empty
+	}
+	if r.Kind == ConnectX {
+		p.heights = make([]int, r.Cols)
+	}
+	return p
+}
+
+// Clone returns an independent copy of p.
+func (p *Position) Clone() *Position {
+	q := *p
+	q.cells = append([]Color(nil), p.cells...)
+	q.history = append(make([]int32, 0, cap(p.history)), p.history...)
+	if p.heights != nil {
+		q.heights = append([]int(nil), p.heights...)
+	}
+	return &q
+}
+
+// Rules returns the rules of the game.
+func (p *Position) Rules() Rules { return p.rules }
+
+// Ply returns the number of stones on the board.
+func (p *Position) Ply() int { return len(p.history) }
+
+// ToMove returns the side to move (X when Ply is even).
+func (p *Position) ToMove() Color { return Color(len(p.history) & 1) }
+
+// Hash returns the Zobrist hash of the stones and the side to move.
+func (p *Position) Hash() uint64 { return p.hash }
+
+// Result returns whether the game is open, won or drawn.
+func (p *Position) Result() Result { return p.result }
+
+// At returns the content of the cell at row (0 at the bottom) and col.
+func (p *Position) At(row, col int) Color { return p.cells[row*p.rules.Cols+col] }
+
+// Height returns the number of stones in a Connect-X column (0 for m,n,k).
+func (p *Position) Height(col int) int {
+	if p.heights == nil {
+		return 0
+	}
+	return p.heights[col]
+}
+
+// Cell returns the cell a legal move m would fill.
+func (p *Position) Cell(m Move) int {
+	if p.rules.Kind == ConnectX {
+		return p.heights[m]*p.rules.Cols + int(m)
+	}
+	return int(m)
+}
+
+// MoveOfCell returns the move that filled cell (its column for Connect-X).
+func (p *Position) MoveOfCell(cell int) Move {
+	if p.rules.Kind == ConnectX {
+		return Move(cell % p.rules.Cols)
+	}
+	return Move(cell)
+}
+
+// Check tells whether m is legal now; the error says why not.
+func (p *Position) Check(m Move) error {
+	if p.result != Open {
+		return fmt.Errorf("%w (%s)", ErrGameOver, p.result.Describe())
+	}
+	if p.rules.Kind == ConnectX {
+		if m < 0 || int(m) >= p.rules.Cols {
+			return fmt.Errorf("column %d %w (columns are 1 to %d)", m+1, ErrOutOfBoard, p.rules.Cols)
+		}
+		if p.heights[m] >= p.rules.Rows {
+			return fmt.Errorf("column %d: %w", m+1, ErrColumnFull)
+		}
+		return nil
+	}
+	if m < 0 || int(m) >= len(p.cells) {
+		return fmt.Errorf("cell %d %w", m, ErrOutOfBoard)
+	}
+	if p.cells[m] != Empty {
+		return fmt.Errorf("%s: %w", p.rules.FormatMove(m), ErrOccupied)
+	}
+	return nil
+}
+
+// Legal reports whether m can be played now.
+func (p *Position) Legal(m Move) bool { return p.Check(m) == nil }
+
+// Apply plays m after checking it; on error the position is unchanged.
+func (p *Position) Apply(m Move) error {
+	if err := p.Check(m); err != nil {
+		return err
+	}
+	p.Play(m)
+	return nil
+}
+
+// Play plays a legal move for the side to move, updating the hash and the
+// result. It does not check legality: use Check or Apply for untrusted moves.
+func (p *Position) Play(m Move) {
+	c := p.ToMove()
+	cell := p.Cell(m)
+	if p.heights != nil {
+		p.heights[m]++
+	}
+	p.cells[cell] = c
+	p.history = append(p.history, int32(cell))
+	p.hash ^= ZobristKey(cell, c) ^ SideKey
+	switch {
+	case p.winsAt(cell, c):
+		p.result = WinFor(c)
+	case len(p.history) == len(p.cells):
+		p.result = Draw
+	}
+}
+
+// Undo takes back the last move and returns it; false if the board is empty.
+func (p *Position) Undo() (Move, bool) {
+	n := len(p.history)
+	if n == 0 {
+		return NoMove, false
+	}
+	cell := int(p.history[n-1])
+	p.history = p.history[:n-1]
+	c := p.cells[cell]
+	p.cells[cell] = Empty
+	if p.heights != nil {
+		p.heights[cell%p.rules.Cols]--
+	}
+	p.hash ^= ZobristKey(cell, c) ^ SideKey
+	p.result = Open
+	return p.MoveOfCell(cell), true
+}
+
+// LastMove returns the last move played, or NoMove on an empty board.
+func (p *Position) LastMove() Move {
+	if len(p.history) == 0 {
+		return NoMove
+	}
+	return p.MoveOfCell(int(p.history[len(p.history)-1]))
+}
+
+// Moves appends the moves played so far, in order, to dst.
+func (p *Position) Moves(dst []Move) []Move {
+	for _, cell := range p.history {
+		dst = append(dst, p.MoveOfCell(int(cell)))
+	}
+	return dst
+}
+
+// LegalMoves appends the legal moves to dst, in increasing order; none once
+// the game is over.
+func (p *Position) LegalMoves(dst []Move) []Move {
+	if p.result != Open {
+		return dst
+	}
+	if p.heights != nil {
+		for c, h := range p.heights {
+			if h < p.rules.Rows {
+				dst = append(dst, Move(c))
+			}
+		}
+		return dst
+	}
+	for i, v := range p.cells {
+		if v == Empty {
+			dst = append(dst, Move(i))
+		}
+	}
+	return dst
+}
+
+// WinsAt reports whether a stone of colour c on cell (played or not) lies on
+// a line of at least K stones of c, counting the cell itself.
+func (p *Position) WinsAt(cell int, c Color) bool { return p.winsAt(cell, c) }
+
+// winsAt counts c's stones through cell in the four directions, stopping at K.
+func (p *Position) winsAt(cell int, c Color) bool {
+	cols, rows, k := p.rules.Cols, p.rules.Rows, p.rules.K
+	r0, c0 := cell/cols, cell%cols
+	// Directions: horizontal, vertical, diagonal, anti-diagonal.
+	for d := 0; d < 4; d++ {
+		dr, dc := direction(d)
+		n := 1
+		for r, cc := r0+dr, c0+dc; n < k && r >= 0 && r < rows && cc >= 0 && cc < cols && p.cells[r*cols+cc] == c; r, cc = r+dr, cc+dc {
+			n++
+		}
+		for r, cc := r0-dr, c0-dc; n < k && r >= 0 && r < rows && cc >= 0 && cc < cols && p.cells[r*cols+cc] == c; r, cc = r-dr, cc-dc {
+			n++
+		}
+		if n >= k {
+			return true
+		}
+	}
+	return false
+}
+
+// direction returns the d-th of the four line directions as a (row, column)
+// step: horizontal, vertical, diagonal, anti-diagonal.
+func direction(d int) (dr, dc int) {
+	switch d {
+	case 0:
+		return 0, 1
+	case 1:
+		return 1, 0
+	case 2:
+		return 1, 1
+	}
+	return 1, -1
+}
+
+// Describe says the result in words: "x wins", "o wins", "draw" or "open".
+func (r Result) Describe() string {
+	switch r {
+	case XWins:
+		return "x wins"
+	case OWins:
+		return "o wins"
+	case Draw:
+		return "draw"
+	}
+	return "open"
+}
+
+// Diagram draws the board as text, row Rows at the top, with column labels
+// in the game's notation, e.g. for Connect-4:
+//
+//	1 2 3 4 5 6 7
+//	. . . . . . .
+//	. . . x . . .
+func (p *Position) Diagram() string {
+	var b strings.Builder
+	r := p.rules
+	width := 1
+	labels := make([]string, r.Cols)
+	for c := 0; c < r.Cols; c++ {
+		labels[c] = r.ColumnLabel(c)
+		width = max(width, len(labels[c]))
+	}
+	rowWidth := len(fmt.Sprint(r.Rows))
+	header := func() {
+		if r.Kind == MNK {
+			b.WriteString(strings.Repeat(" ", rowWidth))
+		}
+		for _, l := range labels {
+			fmt.Fprintf(&b, " %*s", width, l)
+		}
+		b.WriteByte('\n')
+	}
+	header()
+	for row := r.Rows - 1; row >= 0; row-- {
+		if r.Kind == MNK {
+			fmt.Fprintf(&b, "%*d", rowWidth, row+1)
+		}
+		for c := 0; c < r.Cols; c++ {
+			fmt.Fprintf(&b, " %*s", width, p.At(row, c).String())
+		}
+		if r.Kind == MNK {
+			fmt.Fprintf(&b, " %d", row+1)
+		}
+		b.WriteByte('\n')
+	}
+	if r.Kind == MNK {
+		header()
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

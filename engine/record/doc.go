@@ -1,0 +1,6 @@
+// Package record holds the game record: the rules, the players, every move
+// with the time it took, the result and the reason for it, written as one
+// JSON object per game (one line in a .jsonl file). The schema is in
+// docs/PROTOCOL.md; the host, the match runner and the Gomocup adapter all
+// write records through this package so that one reader reads them all.
+package record

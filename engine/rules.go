@@ -1,0 +1,145 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Kind is the family of a game: gravity (Connect-X) or free placement (m,n,k).
+type Kind uint8
+
+const (
+	// ConnectX drops each stone to the lowest free cell of the chosen column.
+	ConnectX Kind = iota + 1
+	// MNK places each stone on any free cell.
+	MNK
+)
+
+// String returns the kind as written in a rules string: "connectx" or "mnk".
+func (k Kind) String() string {
+	switch k {
+	case ConnectX:
+		return "connectx"
+	case MNK:
+		return "mnk"
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// ParseKind reads "connectx" or "mnk" (case-insensitive).
+func ParseKind(s string) (Kind, error) {
+	switch strings.ToLower(s) {
+	case "connectx":
+		return ConnectX, nil
+	case "mnk":
+		return MNK, nil
+	}
+	return 0, fmt.Errorf("unknown game %q: accepted are connectx and mnk", s)
+}
+
+// Board size limits: rows and columns from MinSide to MaxSide, K from MinK to max(rows, cols).
+const (
+	MinSide = 1
+	MaxSide = 128
+	MinK    = 2
+)
+
+// Rules names a game: its kind, rows, columns and the length K of a winning line.
+// The zero value is not valid; build Rules with NewRules or ParseRules.
+type Rules struct {
+	Kind Kind
+	Rows int
+	Cols int
+	K    int
+}
+
+// preset returns the rules a preset name stands for.
+func preset(name string) (Rules, bool) {
+	switch name {
+	case "connect4":
+		return Rules{ConnectX, 6, 7, 4}, true
+	case "tictactoe":
+		return Rules{MNK, 3, 3, 3}, true
+	case "gomoku":
+		return Rules{MNK, 15, 15, 5}, true
+	}
+	return Rules{}, false
+}
+
+// PresetNames lists the preset rules names in a fixed order.
+func PresetNames() []string { return []string{"connect4", "tictactoe", "gomoku"} }
+
+// Connect4 returns the rules of Connect-4: Connect-X on 6 rows, 7 columns, 4 in a row.
+func Connect4() Rules { r, _ := preset("connect4"); return r }
+
+// NewRules checks and returns the rules of a game. An impossible board is
+// refused with an error naming the limit it breaks.
+func NewRules(kind Kind, rows, cols, k int) (Rules, error) {
+	r := Rules{kind, rows, cols, k}
+	return r, r.Validate()
+}
+
+// Validate reports whether the rules describe a board kinrow plays, naming
+// the limit that is broken if not.
+func (r Rules) Validate() error {
+	if r.Kind != ConnectX && r.Kind != MNK {
+		return fmt.Errorf("unknown game kind %d: accepted are connectx and mnk", r.Kind)
+	}
+	if r.Rows < MinSide || r.Rows > MaxSide {
+		return fmt.Errorf("rows %d out of range: rows must be from %d to %d", r.Rows, MinSide, MaxSide)
+	}
+	if r.Cols < MinSide || r.Cols > MaxSide {
+		return fmt.Errorf("columns %d out of range: columns must be from %d to %d", r.Cols, MinSide, MaxSide)
+	}
+	maxK := max(r.Rows, r.Cols)
+	if r.K < MinK || r.K > maxK {
+		return fmt.Errorf("k %d out of range: k must be from %d to max(rows, columns) = %d", r.K, MinK, maxK)
+	}
+	return nil
+}
+
+// Cells is the number of cells on the board.
+func (r Rules) Cells() int { return r.Rows * r.Cols }
+
+// String is the canonical rules string, e.g. "connectx:6x7x4" (rows first).
+func (r Rules) String() string {
+	return fmt.Sprintf("%s:%dx%dx%d", r.Kind, r.Rows, r.Cols, r.K)
+}
+
+// RulesSyntax tells what a rules string may be; error messages quote it.
+const RulesSyntax = "connect4, tictactoe, gomoku, connectx:RxCxK or mnk:RxCxK (rows first)"
+
+// ParseRules reads a rules string: a preset name ("connect4", "tictactoe",
+// "gomoku") or "connectx:RxCxK" / "mnk:RxCxK" with rows first, case-insensitive.
+func ParseRules(s string) (Rules, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	if r, ok := preset(t); ok {
+		return r, nil
+	}
+	kindText, dims, ok := strings.Cut(t, ":")
+	if !ok {
+		return Rules{}, fmt.Errorf("unknown rules %q: accepted are %s", s, RulesSyntax)
+	}
+	kind, err := ParseKind(kindText)
+	if err != nil {
+		return Rules{}, fmt.Errorf("rules %q: %w", s, err)
+	}
+	parts := strings.Split(dims, "x")
+	if len(parts) != 3 {
+		return Rules{}, fmt.Errorf("rules %q: want %s:ROWSxCOLSxK, e.g. %s:6x7x4", s, kind, kind)
+	}
+	var n [3]int
+	for i, p := range parts {
+		v, err := strconv.Atoi(p)
+		if err != nil {
+			return Rules{}, fmt.Errorf("rules %q: %q is not a number: want %s:ROWSxCOLSxK", s, p, kind)
+		}
+		n[i] = v
+	}
+	r, err := NewRules(kind, n[0], n[1], n[2])
+	if err != nil {
+		return Rules{}, fmt.Errorf("rules %q: %w", s, err)
+	}
+	return r, nil
+}
