@@ -1,0 +1,66 @@
+package botpath
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeBot(t *testing.T, dir, name string, mode os.FileMode) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestFindAndList(t *testing.T) {
+	user, installed := t.TempDir(), t.TempDir()
+	writeBot(t, user, "kinrow-bot-random", 0o755)
+	writeBot(t, installed, "kinrow-bot-random", 0o755)
+	writeBot(t, installed, "kinrow-bot-alphabeta", 0o755)
+	writeBot(t, installed, "kinrow-bot-notexec", 0o644)
+	writeBot(t, installed, "README", 0o755)
+	f := Default(user+"::"+filepath.Join(user, "missing"), filepath.Join(installed, "kinrow"))
+
+	p, err := f.Find("random")
+	if err != nil || p != filepath.Join(user, "kinrow-bot-random") {
+		t.Errorf("Find(random) = %q, %v; want the user's copy", p, err)
+	}
+	if p, err := f.Find("alphabeta"); err != nil || filepath.Dir(p) != installed {
+		t.Errorf("Find(alphabeta) = %q, %v", p, err)
+	}
+	var names []string
+	for _, e := range f.List() {
+		names = append(names, e.Name)
+	}
+	if got := strings.Join(names, ","); got != "alphabeta,random" {
+		t.Errorf("List = %s", got)
+	}
+}
+
+func TestFindRefusesBadNames(t *testing.T) {
+	dir := t.TempDir()
+	writeBot(t, dir, "kinrow-bot-random", 0o755)
+	f := Finder{Dirs: []string{dir}}
+	tests := map[string]string{
+		"../../bin/sh": "path separator",
+		"..":           "path separator",
+		"a/b":          "path separator",
+		"":             "empty bot name",
+		"x y":          "use letters",
+		"sleeper":      "unknown bot",
+		"notexec":      "unknown bot",
+	}
+	for name, want := range tests {
+		_, err := f.Find(name)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Find(%q) error = %v; want %q", name, err, want)
+		}
+	}
+	_, err := f.Find("sleeper")
+	if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "bots found: random") {
+		t.Errorf("not-found error = %v; want it to list the bots found", err)
+	}
+}

@@ -1,0 +1,476 @@
+package gtpfront
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/engine/record"
+	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/protocol/gtp"
+)
+
+// ProtocolVersion is the GTP version the front end speaks.
+const ProtocolVersion = "2"
+
+// Config sets up a Server.
+type Config struct {
+	Loader     Loader
+	Rules      engine.Rules // the game at start
+	DefaultBot string       // the bot for a side with none loaded; "" = strongest installed
+	Grace      time.Duration
+	MoveTime   time.Duration
+	Logger     hclog.Logger
+	Version    string
+}
+
+// side is what the server knows of one colour's bot: what the controller
+// asked for (so a crashed bot can be started afresh) and the running player.
+type side struct {
+	name   string // bot name as asked for; "" = default bot
+	opts   map[string]string
+	player referee.Player
+}
+
+// Server answers the protocol for one controller.
+type Server struct {
+	cfg   Config
+	game  *referee.Game
+	sides [2]side
+	cmds  map[string]handler
+	quit  bool
+}
+
+type handler struct {
+	usage string // arguments, for syntax errors
+	min   int    // minimum number of arguments
+	max   int    // maximum, -1 for any
+	run   func(ctx context.Context, args []string) (string, error)
+}
+
+// errSyntax marks errors worded as GTP's "syntax error".
+var errSyntax = errors.New("syntax error")
+
+// New returns a server for one session.
+func New(cfg Config) *Server {
+	if cfg.Logger == nil {
+		cfg.Logger = hclog.NewNullLogger()
+	}
+	if cfg.MoveTime == 0 {
+		cfg.MoveTime = referee.DefaultMoveTime
+	}
+	if cfg.Version == "" {
+		cfg.Version = "dev"
+	}
+	s := &Server{cfg: cfg}
+	s.game = referee.New(cfg.Rules, referee.Config{
+		Grace: cfg.Grace, Clock: referee.Clock{MoveTime: cfg.MoveTime}, Logger: cfg.Logger,
+	})
+	s.cmds = s.commands()
+	return s
+}
+
+// Game returns the session's game.
+func (s *Server) Game() *referee.Game { return s.game }
+
+// Serve reads commands from in and answers on out until quit, end of input
+// or ctx is done; then it stops every bot it started.
+func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	defer s.Close()
+	r := gtp.NewReader(in)
+	w := gtp.NewWriter(out)
+	for !s.quit {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		cmd, err := r.Next()
+		switch {
+		case errors.Is(err, io.EOF):
+			return nil
+		case errors.Is(err, gtp.ErrLineTooLong):
+			if werr := w.Failure(cmd, fmt.Sprintf("line too long: a command line may have at most %d bytes", gtp.MaxLineBytes)); werr != nil {
+				return werr
+			}
+			continue
+		case errors.Is(err, gtp.ErrInvalidCommand):
+			if werr := w.Failure(cmd, "syntax error: "+err.Error()); werr != nil {
+				return werr
+			}
+			continue
+		case err != nil:
+			return fmt.Errorf("read command: %w", err)
+		}
+		text, err := s.Do(ctx, cmd.Name, cmd.Args)
+		if err != nil {
+			err = w.Failure(cmd, err.Error())
+		} else {
+			err = w.Success(cmd, text)
+		}
+		if err != nil {
+			return fmt.Errorf("write answer: %w", err)
+		}
+	}
+	return nil
+}
+
+// Do runs one command and returns its answer text or its error.
+func (s *Server) Do(ctx context.Context, name string, args []string) (string, error) {
+	if name == "" {
+		return "", fmt.Errorf("%w: a command name is missing", errSyntax)
+	}
+	h, ok := s.cmds[strings.ToLower(name)]
+	if !ok {
+		return "", errors.New("unknown command")
+	}
+	if len(args) < h.min || (h.max >= 0 && len(args) > h.max) {
+		return "", fmt.Errorf("%w: want %s", errSyntax, strings.TrimSpace(name+" "+h.usage))
+	}
+	return h.run(ctx, args)
+}
+
+// Close stops every bot the session started.
+func (s *Server) Close() {
+	for c := range s.sides {
+		s.drop(engine.Color(c))
+	}
+	s.cfg.Loader.Close()
+}
+
+// drop kills side c's running bot, keeping what was asked for.
+func (s *Server) drop(c engine.Color) {
+	if p := s.sides[c].player; p != nil {
+		p.Kill()
+		s.sides[c].player = nil
+		if s.game.Player(c) == p {
+			_ = s.game.Attach(context.Background(), c, nil)
+		}
+	}
+}
+
+func (s *Server) commands() map[string]handler {
+	m := map[string]handler{
+		"protocol_version": {"", 0, 0, func(context.Context, []string) (string, error) { return ProtocolVersion, nil }},
+		"name":             {"", 0, 0, func(context.Context, []string) (string, error) { return "kinrow", nil }},
+		"version":          {"", 0, 0, func(context.Context, []string) (string, error) { return s.cfg.Version, nil }},
+		"known_command": {"NAME", 1, 1, func(_ context.Context, a []string) (string, error) {
+			_, ok := s.cmds[strings.ToLower(a[0])]
+			return strconv.FormatBool(ok), nil
+		}},
+		"list_commands": {"", 0, 0, func(context.Context, []string) (string, error) {
+			names := make([]string, 0, len(s.cmds))
+			for n := range s.cmds {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			return strings.Join(names, "\n"), nil
+		}},
+		"quit":            {"", 0, 0, func(context.Context, []string) (string, error) { s.quit = true; return "", nil }},
+		"rules":           {"RULES | rules connectx|mnk ROWS COLS K", 1, 4, s.cmdRules},
+		"boardsize":       {"N", 1, 1, s.cmdBoardsize},
+		"komi":            {"X", 1, 1, s.cmdKomi},
+		"clear_board":     {"", 0, 0, s.cmdClearBoard},
+		"play":            {"COLOR MOVE", 2, 2, s.cmdPlay},
+		"genmove":         {"COLOR", 1, 1, s.cmdGenmove},
+		"undo":            {"", 0, 0, s.cmdUndo},
+		"showboard":       {"", 0, 0, s.cmdShowboard},
+		"final_score":     {"", 0, 0, s.cmdFinalScore},
+		"time_settings":   {"MAIN BYO_YOMI_TIME BYO_YOMI_STONES", 3, 3, s.cmdTimeSettings},
+		"time_left":       {"COLOR TIME STONES", 3, 3, s.cmdTimeLeft},
+		"kinrow-movetime": {"MS", 1, 1, s.cmdMovetime},
+		"kinrow-bots":     {"", 0, 0, s.cmdBots},
+		"kinrow-load":     {"COLOR BOT [KEY=VALUE...]", 2, -1, s.cmdLoad},
+		"kinrow-unload":   {"COLOR", 1, 1, s.cmdUnload},
+		"kinrow-result":   {"", 0, 0, s.cmdResult},
+		"kinrow-record":   {"", 0, 0, s.cmdRecord},
+	}
+	return m
+}
+
+func (s *Server) cmdRules(ctx context.Context, a []string) (string, error) {
+	var spec string
+	switch len(a) {
+	case 1:
+		spec = a[0]
+	case 4:
+		spec = fmt.Sprintf("%s:%sx%sx%s", a[0], a[1], a[2], a[3])
+	default:
+		return "", fmt.Errorf("%w: want rules RULES (%s) or rules connectx|mnk ROWS COLS K", errSyntax, engine.RulesSyntax)
+	}
+	r, err := engine.ParseRules(spec)
+	if err != nil {
+		return "", err
+	}
+	return "", s.restart(ctx, r)
+}
+
+// restart clears the board under rules; bots that refuse the game are
+// dropped (the controller is told) and the default bot takes their side.
+func (s *Server) restart(ctx context.Context, r engine.Rules) error {
+	for c := range s.sides {
+		if p := s.sides[c].player; p != nil {
+			if exited, _ := p.Exit(); exited {
+				s.drop(engine.Color(c))
+			}
+		}
+	}
+	err := s.game.Restart(ctx, r)
+	if err != nil {
+		for c := range s.sides {
+			if s.sides[c].player != nil && s.game.Player(engine.Color(c)) == nil {
+				s.sides[c].player.Kill()
+				s.sides[c] = side{}
+			}
+		}
+		s.cfg.Logger.Warn("bots unloaded: they do not play the new rules", "error", err)
+	}
+	return nil
+}
+
+func (s *Server) cmdBoardsize(ctx context.Context, a []string) (string, error) {
+	n, err := strconv.Atoi(a[0])
+	cur := s.game.Rules()
+	if err != nil {
+		return "", fmt.Errorf("%w: boardsize takes a whole number, got %q", errSyntax, a[0])
+	}
+	r, err := engine.NewRules(engine.MNK, n, n, cur.K)
+	if err != nil {
+		return "", fmt.Errorf("unacceptable size: %w", err)
+	}
+	return "", s.restart(ctx, r)
+}
+
+func (s *Server) cmdKomi(_ context.Context, a []string) (string, error) {
+	if _, err := strconv.ParseFloat(a[0], 64); err != nil {
+		return "", fmt.Errorf("%w: komi takes a number, got %q", errSyntax, a[0])
+	}
+	return "", nil
+}
+
+func (s *Server) cmdClearBoard(ctx context.Context, _ []string) (string, error) {
+	return "", s.restart(ctx, s.game.Rules())
+}
+
+func (s *Server) cmdPlay(ctx context.Context, a []string) (string, error) {
+	c, err := engine.ParseColor(a[0])
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", errSyntax, err)
+	}
+	r := s.game.Rules()
+	m, err := r.ParseMove(a[1])
+	if err != nil {
+		return "", fmt.Errorf("illegal move: %w", err)
+	}
+	if err := s.game.Play(ctx, c, m); err != nil {
+		return "", err
+	}
+	return "", nil
+}
+
+func (s *Server) cmdGenmove(ctx context.Context, a []string) (string, error) {
+	c, err := engine.ParseColor(a[0])
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", errSyntax, err)
+	}
+	if s.game.Over() {
+		return "", fmt.Errorf("%w: the game is over (%s)", referee.ErrIllegalMove, s.game.Record().Summary())
+	}
+	if c != s.game.Position().ToMove() {
+		return "", fmt.Errorf("%w: %s is not to move (%s is)", referee.ErrIllegalMove, c, s.game.Position().ToMove())
+	}
+	if err := s.ensure(ctx, c); err != nil {
+		return "", err
+	}
+	out, err := s.game.GenMove(ctx, c)
+	if err != nil {
+		return "", err
+	}
+	if !out.Played {
+		if out.Forfeit != "" && out.Forfeit != record.ForfeitIllegalMove {
+			s.drop(c) // killed by the referee; started afresh when next needed
+		}
+		return "resign", nil
+	}
+	return s.game.Rules().FormatMove(out.Move), nil
+}
+
+// ensure makes sure side c has a running bot: the one loaded for it
+// (restarted if it died) or the default bot.
+func (s *Server) ensure(ctx context.Context, c engine.Color) error {
+	sd := &s.sides[c]
+	if sd.player != nil {
+		return nil
+	}
+	name := sd.name
+	if name == "" {
+		name = s.cfg.DefaultBot
+	}
+	if name == "" {
+		var err error
+		if name, err = s.cfg.Loader.Default(ctx, s.game.Rules()); err != nil {
+			return fmt.Errorf("no bot loaded for %s and no default bot: %w", c, err)
+		}
+	}
+	_, err := s.start(ctx, c, name, sd.opts)
+	return err
+}
+
+// start loads bot name for side c and attaches it; on success the previous
+// bot of c is killed, on failure it stays.
+func (s *Server) start(ctx context.Context, c engine.Color, name string, opts map[string]string) (referee.Player, error) {
+	display := name
+	if other := s.sides[c.Other()].player; other != nil {
+		base, _, _ := strings.Cut(other.Name(), "#")
+		if base == name {
+			display = name + "#2"
+		}
+	}
+	p, err := s.cfg.Loader.Load(ctx, name, display, opts)
+	if err != nil {
+		return nil, err
+	}
+	old := s.sides[c].player
+	if err := s.game.Attach(ctx, c, p); err != nil {
+		p.Kill()
+		if old != nil { // keep the previous bot
+			if aerr := s.game.Attach(ctx, c, old); aerr != nil {
+				s.drop(c)
+			}
+		}
+		return nil, err
+	}
+	if old != nil {
+		old.Kill()
+	}
+	s.sides[c].player = p
+	return p, nil
+}
+
+func (s *Server) cmdLoad(ctx context.Context, a []string) (string, error) {
+	c, err := engine.ParseColor(a[0])
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", errSyntax, err)
+	}
+	opts := map[string]string{}
+	for _, kv := range a[2:] {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return "", fmt.Errorf("%w: option %q is not KEY=VALUE", errSyntax, kv)
+		}
+		opts[k] = v
+	}
+	if _, err := s.start(ctx, c, a[1], opts); err != nil {
+		return "", err
+	}
+	s.sides[c].name, s.sides[c].opts = a[1], opts
+	return "", nil
+}
+
+func (s *Server) cmdUnload(_ context.Context, a []string) (string, error) {
+	c, err := engine.ParseColor(a[0])
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", errSyntax, err)
+	}
+	s.drop(c)
+	s.sides[c] = side{}
+	return "", nil
+}
+
+func (s *Server) cmdUndo(ctx context.Context, _ []string) (string, error) {
+	if err := s.game.Undo(ctx); err != nil {
+		return "", fmt.Errorf("cannot undo: %w", err)
+	}
+	return "", nil
+}
+
+func (s *Server) cmdShowboard(context.Context, []string) (string, error) {
+	p := s.game.Position()
+	status := fmt.Sprintf("%s, %s to move", s.game.Rules(), p.ToMove())
+	if s.game.Over() {
+		status = fmt.Sprintf("%s, %s", s.game.Rules(), s.game.Record().Summary())
+	}
+	return "\n" + p.Diagram() + "\n" + status, nil
+}
+
+func (s *Server) cmdFinalScore(context.Context, []string) (string, error) {
+	if !s.game.Over() {
+		return "", errors.New("cannot score: the game is still open")
+	}
+	return s.game.Record().Result, nil
+}
+
+// seconds parses a GTP time in seconds (a whole or decimal number >= 0).
+func seconds(what, s string) (time.Duration, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v < 0 || v > 1e7 {
+		return 0, fmt.Errorf("%w: %s must be a number of seconds >= 0, got %q", errSyntax, what, s)
+	}
+	return time.Duration(v * float64(time.Second)), nil
+}
+
+func (s *Server) cmdTimeSettings(_ context.Context, a []string) (string, error) {
+	main, err := seconds("main time", a[0])
+	if err != nil {
+		return "", err
+	}
+	byo, err := seconds("byo-yomi time", a[1])
+	if err != nil {
+		return "", err
+	}
+	stones, err := strconv.Atoi(a[2])
+	if err != nil || stones < 0 {
+		return "", fmt.Errorf("%w: byo-yomi stones must be a whole number >= 0, got %q", errSyntax, a[2])
+	}
+	clock := s.game.Clock()
+	clock.Main, clock.Byo, clock.Stones = main, byo, stones
+	s.game.SetClock(clock)
+	return "", nil
+}
+
+func (s *Server) cmdTimeLeft(_ context.Context, a []string) (string, error) {
+	c, err := engine.ParseColor(a[0])
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", errSyntax, err)
+	}
+	left, err := seconds("time", a[1])
+	if err != nil {
+		return "", err
+	}
+	stones, err := strconv.Atoi(a[2])
+	if err != nil || stones < 0 {
+		return "", fmt.Errorf("%w: stones must be a whole number >= 0, got %q", errSyntax, a[2])
+	}
+	s.game.SetTimeLeft(c, left, stones)
+	return "", nil
+}
+
+func (s *Server) cmdMovetime(_ context.Context, a []string) (string, error) {
+	ms, err := strconv.Atoi(a[0])
+	if err != nil || ms < 1 || ms > 24*3600*1000 {
+		return "", fmt.Errorf("%w: kinrow-movetime takes milliseconds from 1 to 86400000, got %q", errSyntax, a[0])
+	}
+	clock := s.game.Clock()
+	clock.MoveTime = time.Duration(ms) * time.Millisecond
+	s.game.SetClock(clock)
+	return "", nil
+}
+
+func (s *Server) cmdBots(context.Context, []string) (string, error) {
+	return strings.Join(s.cfg.Loader.Names(), "\n"), nil
+}
+
+func (s *Server) cmdResult(context.Context, []string) (string, error) {
+	return s.game.Record().Summary(), nil
+}
+
+func (s *Server) cmdRecord(context.Context, []string) (string, error) {
+	b, err := s.game.Record().MarshalLine()
+	return string(b), err
+}

@@ -1,0 +1,51 @@
+package referee
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/kinrow/kinrow/engine"
+)
+
+// Player is one side's mover: a bot behind a plugin boundary or an external
+// engine. Every call may block and must honour ctx. Players hear every move
+// of the game (their own included) through Play, in order.
+type Player interface {
+	// Name is the player's name in records, e.g. "random" or "alphabeta#2".
+	Name() string
+	// NewGame starts a game from the moves already played, for side c.
+	NewGame(ctx context.Context, setup Setup) error
+	// Play tells the player a move was played.
+	Play(ctx context.Context, m engine.Move) error
+	// Undo tells the player the last move was taken back.
+	Undo(ctx context.Context) error
+	// GenMove asks for a move in the player's notation ("resign" to resign).
+	GenMove(ctx context.Context, req MoveRequest) (string, error)
+	// Exit reports whether the player's process has exited, and how.
+	Exit() (exited bool, how string)
+	// Kill stops the player at once; it never blocks for long. Idempotent.
+	Kill()
+}
+
+// Setup describes a game to a player.
+type Setup struct {
+	Rules engine.Rules
+	Color engine.Color
+	Moves []engine.Move
+	Clock Clock
+}
+
+// MoveRequest asks a player for a move. Deadline is when the answer is due
+// (the host adds its grace before forfeiting); Left is each side's clock.
+type MoveRequest struct {
+	Color    engine.Color
+	Deadline time.Time
+	MoveTime time.Duration
+	Left     [2]time.Duration
+}
+
+// ErrDisconnected is wrapped by players into errors that mean the connection
+// to the player broke (it exited or closed it), so the referee can tell a
+// crash from a stall.
+var ErrDisconnected = errors.New("disconnected")
