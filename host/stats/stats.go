@@ -91,18 +91,23 @@ func (p *Penta) Add(a, b float64) {
 func (p Penta) Pairs() int { return p[0] + p[1] + p[2] + p[3] + p[4] }
 
 // meanVar returns the mean and variance of the per-pair score (0..1).
-func (p Penta) meanVar() (mean, variance float64) {
-	n := float64(p.Pairs())
+func (p Penta) meanVar() (mean, variance float64) { return p.meanVarReg(0) }
+
+// meanVarReg is meanVar with eps added to every count, so that a run of
+// identical pairs does not have a zero variance (fishtest regularises the
+// same way).
+func (p Penta) meanVarReg(eps float64) (mean, variance float64) {
+	n := float64(p.Pairs()) + 5*eps
 	if n == 0 {
 		return 0.5, 0
 	}
 	for k, c := range p {
-		mean += float64(c) * float64(k) / 4
+		mean += (float64(c) + eps) * float64(k) / 4
 	}
 	mean /= n
 	for k, c := range p {
 		d := float64(k)/4 - mean
-		variance += float64(c) * d * d
+		variance += (float64(c) + eps) * d * d
 	}
 	return mean, variance / n
 }
@@ -147,10 +152,10 @@ func (s SPRT) Validate() error {
 // scores under H0 and H1.
 func (s SPRT) LLR(p Penta) float64 {
 	n := float64(p.Pairs())
-	mean, variance := p.meanVar()
-	if n == 0 || variance == 0 {
+	if n == 0 {
 		return 0
 	}
+	mean, variance := p.meanVarReg(1e-3)
 	s0, s1 := ScoreFromElo(s.Elo0), ScoreFromElo(s.Elo1)
 	return (s1 - s0) * (2*mean - s0 - s1) * n / (2 * variance)
 }

@@ -1,0 +1,280 @@
+package match
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/engine/record"
+	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/host/stats"
+)
+
+// fakeBot stands in for a bot process: "first" plays the first legal move,
+// "random" a random one, "crash" dies on its first move, "slow" stalls.
+type fakeBot struct {
+	kind   string
+	name   string
+	pos    *engine.Position
+	rng    *rand.Rand
+	exited bool
+}
+
+func (f *fakeBot) Name() string { return f.name }
+func (f *fakeBot) NewGame(_ context.Context, s referee.Setup) error {
+	if f.exited {
+		return errors.New("dead")
+	}
+	f.pos = engine.NewPosition(s.Rules)
+	return f.pos.PlayMoveList(s.Moves)
+}
+func (f *fakeBot) Play(_ context.Context, m engine.Move) error { return f.pos.Apply(m) }
+func (f *fakeBot) Undo(context.Context) error                  { f.pos.Undo(); return nil }
+func (f *fakeBot) GenMove(ctx context.Context, _ referee.MoveRequest) (string, error) {
+	legal := f.pos.LegalMoves(nil)
+	switch f.kind {
+	case "crash":
+		f.exited = true
+		return "", errors.New("connection reset")
+	case "slow":
+		<-ctx.Done()
+		return "", ctx.Err()
+	case "random":
+		return f.pos.Rules().FormatMove(legal[f.rng.IntN(len(legal))]), nil
+	}
+	return f.pos.Rules().FormatMove(legal[0]), nil
+}
+func (f *fakeBot) Exit() (bool, string) { return f.exited, "exit status 3" }
+func (f *fakeBot) Kill()                { f.exited = true }
+
+type fakeLoader struct {
+	mu      sync.Mutex
+	started []*fakeBot
+}
+
+func (l *fakeLoader) Load(_ context.Context, name, display string, _ map[string]string) (referee.Player, error) {
+	if name == "missing" {
+		return nil, errors.New("unknown bot")
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := &fakeBot{kind: name, name: display, rng: rand.New(rand.NewPCG(uint64(len(l.started)), 1))}
+	l.started = append(l.started, b)
+	return b, nil
+}
+
+func (l *fakeLoader) allKilled() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, b := range l.started {
+		if !b.exited {
+			return false
+		}
+	}
+	return true
+}
+
+func config(t *testing.T, loader Loader, bots ...string) Config {
+	rules, _ := engine.ParseRules("tictactoe")
+	var specs []BotSpec
+	for _, b := range bots {
+		specs = append(specs, BotSpec{Name: b})
+	}
+	return Config{
+		Rules: rules, Bots: specs, Games: 10, Concurrency: 2, Seed: 1,
+		Clock: referee.Clock{MoveTime: 200 * time.Millisecond}, Grace: 20 * time.Millisecond,
+		Loader: loader, Out: filepath.Join(t.TempDir(), "games.jsonl"),
+	}
+}
+
+func TestMatchAndResume(t *testing.T) {
+	loader := &fakeLoader{}
+	cfg := config(t, loader, "first", "random")
+	cfg.RandomPlies = 2
+	sum, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := sum.Pairings[0]
+	if sum.Games != 10 || ps.WDL.N() != 10 || ps.Penta.Pairs() != 5 {
+		t.Fatalf("games %d, wdl %+v, penta %v", sum.Games, ps.WDL, ps.Penta)
+	}
+	if !loader.allKilled() {
+		t.Errorf("bots left running")
+	}
+	data, _ := os.ReadFile(cfg.Out)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 10 {
+		t.Fatalf("%d records", len(lines))
+	}
+	// Pairs share their opening with colours swapped.
+	r1, _ := record.Parse([]byte(lines[0]))
+	r2, _ := record.Parse([]byte(lines[1]))
+	if r1.Game == r2.Game || r1.Opening != 2 || r1.Moves[0].Move == "" {
+		t.Errorf("records %+v %+v", r1, r2)
+	}
+	// Kill the run mid-write: drop four games and tear the last line.
+	torn := strings.Join(lines[:6], "\n") + "\n" + lines[6][:20]
+	if err := os.WriteFile(cfg.Out, []byte(torn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Resume = true
+	var played []int
+	cfg.OnGame = func(done, total int, rec *record.Record) { played = append(played, rec.Game) }
+	sum2, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(played) != 4 || sum2.Games != 10 {
+		t.Errorf("resume played %v, summary has %d games", played, sum2.Games)
+	}
+	data, _ = os.ReadFile(cfg.Out)
+	all := strings.Split(strings.TrimSpace(string(data)), "\n")
+	seen := map[string]bool{}
+	for i, l := range all {
+		rec, err := record.Parse([]byte(l))
+		if err != nil {
+			t.Fatalf("line %d after resume: %v", i+1, err)
+		}
+		key := fmt.Sprint(rec.Round, rec.Game)
+		if seen[key] {
+			t.Errorf("game %s recorded twice", key)
+		}
+		seen[key] = true
+	}
+	if len(seen) != 10 {
+		t.Errorf("%d distinct games after resume", len(seen))
+	}
+}
+
+func TestForfeitsAreCreditedAndBotsRestarted(t *testing.T) {
+	loader := &fakeLoader{}
+	cfg := config(t, loader, "crash", "first")
+	cfg.Games = 4
+	sum, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := sum.Pairings[0]
+	if ps.WDL.L != 4 || ps.Forfeits["crash"][record.ForfeitCrash] != 4 {
+		t.Errorf("wdl %+v forfeits %v", ps.WDL, ps.Forfeits)
+	}
+	crashes := 0
+	for _, b := range loader.started {
+		if b.kind == "crash" {
+			crashes++
+		}
+	}
+	if crashes != 4 {
+		t.Errorf("crashing bot started %d times, want a fresh one per game (4)", crashes)
+	}
+}
+
+func TestRoundRobinAndSelfPlay(t *testing.T) {
+	cfg := config(t, &fakeLoader{}, "first", "random", "first")
+	cfg.Games = 2
+	sum, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Pairings) != 3 || sum.Games != 6 {
+		t.Fatalf("pairings %d games %d", len(sum.Pairings), sum.Games)
+	}
+	if p := sum.Pairings[1]; p.A != "first" || p.B != "first#2" {
+		t.Errorf("self-play names %s %s", p.A, p.B)
+	}
+	cfg.Gauntlet = true
+	if len(Pairings(3, true)) != 2 {
+		t.Errorf("gauntlet pairings %v", Pairings(3, true))
+	}
+}
+
+func TestSPRTStopsEarly(t *testing.T) {
+	cfg := config(t, &fakeLoader{}, "first", "crash")
+	cfg.Games = 400
+	cfg.Concurrency = 1
+	cfg.SPRT = &stats.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}
+	var llrs []float64
+	cfg.OnPair = func(llr float64, _ stats.Decision) { llrs = append(llrs, llr) }
+	sum, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Decision != stats.AcceptH1 || sum.Games >= 400 || len(llrs) == 0 {
+		t.Errorf("decision %v after %d games", sum.Decision, sum.Games)
+	}
+}
+
+func TestBadConfigs(t *testing.T) {
+	base := config(t, &fakeLoader{}, "first", "random")
+	tests := []struct {
+		mod  func(*Config)
+		want string
+	}{
+		{func(c *Config) { c.Games = 0 }, "--games 0"},
+		{func(c *Config) { c.Bots = c.Bots[:1] }, "at least two bots"},
+		{func(c *Config) { c.Out = "/nonexistent/dir/x.jsonl" }, "--out"},
+		{func(c *Config) { c.RandomPlies = 9 }, "only 9 cells"},
+		{func(c *Config) {
+			c.SPRT = &stats.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}
+			c.Bots = append(c.Bots, BotSpec{Name: "x"})
+		}, "exactly two bots"},
+	}
+	for _, tc := range tests {
+		cfg := base
+		tc.mod(&cfg)
+		if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("error %v; want %q", err, tc.want)
+		}
+	}
+	// --resume on a file of other rules.
+	cfg := base
+	os.WriteFile(cfg.Out, []byte(`{"rules":"connectx:6x7x4","players":{"x":"first","o":"random"},"moves":[],"round":1,"game":1}`+"\n"), 0o644)
+	cfg.Resume = true
+	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "this run plays mnk:3x3x3") {
+		t.Errorf("resume on other rules: %v", err)
+	}
+}
+
+func TestParseOpenings(t *testing.T) {
+	c4 := engine.Connect4()
+	good := "# comment\n4453\n\n4 4\n"
+	ops, err := ParseOpenings(c4, strings.NewReader(good), "ops.txt")
+	if err != nil || len(ops) != 2 {
+		t.Fatalf("%v %v", ops, err)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"44\n48\n", "ops.txt:2: move 2"},
+		{"44\n1111111\n", "ops.txt:2: move 7"},
+		{"1212121\n", "ops.txt:1: the opening ends the game"},
+		{"\n", "no openings"},
+	} {
+		if _, err := ParseOpenings(c4, strings.NewReader(tc.in), "ops.txt"); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v; want %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+func TestInterruptKeepsFinishedGames(t *testing.T) {
+	loader := &fakeLoader{}
+	cfg := config(t, loader, "first", "slow")
+	cfg.Clock.MoveTime = 5 * time.Second
+	cfg.Games = 6
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	sum, err := Run(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.Interrupted || !loader.allKilled() {
+		t.Errorf("interrupted %v, all killed %v", sum.Interrupted, loader.allKilled())
+	}
+}

@@ -1,0 +1,137 @@
+package match
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/kinrow/kinrow/engine/record"
+	"github.com/kinrow/kinrow/host/stats"
+)
+
+// PairingStats are the results of one pairing, from bot A's view.
+type PairingStats struct {
+	A, B     string
+	WDL      stats.WDL
+	Penta    stats.Penta
+	Elo      stats.Estimate // from W/D/L
+	PentaElo stats.Estimate // from the pairs
+	LOS      float64
+	// Forfeits counts each bot's forfeits by reason.
+	Forfeits map[string]map[record.Forfeit]int
+	// MoveMS holds the median and maximum time per move of each bot.
+	MedianMS, MaxMS map[string]int64
+	// pending holds the first game's score of each unfinished pair.
+	pending map[int]float64
+	times   map[string][]int64
+}
+
+// Summary is the result of a run.
+type Summary struct {
+	Rules       string
+	Pairings    []*PairingStats
+	Games       int
+	Decision    stats.Decision
+	Interrupted bool
+	cfg         *Config
+	pairs       [][2]int
+}
+
+func newSummary(cfg *Config) *Summary {
+	s := &Summary{Rules: cfg.Rules.String(), cfg: cfg, pairs: Pairings(len(cfg.Bots), cfg.Gauntlet)}
+	for _, p := range s.pairs {
+		a, b := cfg.displayNames(p[0], p[1])
+		s.Pairings = append(s.Pairings, &PairingStats{
+			A: a, B: b,
+			Forfeits: map[string]map[record.Forfeit]int{a: {}, b: {}},
+			MedianMS: map[string]int64{}, MaxMS: map[string]int64{},
+			pending: map[int]float64{}, times: map[string][]int64{},
+		})
+	}
+	return s
+}
+
+// checkResumable tells whether a record belongs to this run.
+func (s *Summary) checkResumable(rec *record.Record) error {
+	if rec.Rules != s.Rules {
+		return fmt.Errorf("the file holds games of %s; this run plays %s", rec.Rules, s.Rules)
+	}
+	if rec.Round < 1 || rec.Round > len(s.Pairings) {
+		return fmt.Errorf("the file holds round %d; this run has %d pairings", rec.Round, len(s.Pairings))
+	}
+	ps := s.Pairings[rec.Round-1]
+	players := []string{rec.Players.X, rec.Players.O}
+	slices.Sort(players)
+	want := []string{ps.A, ps.B}
+	slices.Sort(want)
+	if !slices.Equal(players, want) {
+		return fmt.Errorf("round %d of the file is %s vs %s; this run's is %s vs %s", rec.Round, rec.Players.X, rec.Players.O, ps.A, ps.B)
+	}
+	return nil
+}
+
+// add counts one finished game.
+func (s *Summary) add(rec *record.Record) {
+	if rec.Round < 1 || rec.Round > len(s.Pairings) {
+		return
+	}
+	s.Games++
+	ps := s.Pairings[rec.Round-1]
+	scoreA := 0.5
+	switch {
+	case rec.Winner == nil:
+	case *rec.Winner == ps.A:
+		scoreA = 1
+	default:
+		scoreA = 0
+	}
+	switch scoreA {
+	case 1:
+		ps.WDL.W++
+	case 0:
+		ps.WDL.L++
+	default:
+		ps.WDL.D++
+	}
+	pair := (rec.Game + 1) / 2
+	if first, ok := ps.pending[pair]; ok {
+		ps.Penta.Add(first, scoreA)
+		delete(ps.pending, pair)
+	} else {
+		ps.pending[pair] = scoreA
+	}
+	if rec.Reason == record.ReasonForfeit && rec.Winner != nil {
+		loser := rec.Players.X
+		if *rec.Winner == rec.Players.X {
+			loser = rec.Players.O
+		}
+		if ps.Forfeits[loser] != nil {
+			ps.Forfeits[loser][rec.Forfeit]++
+		}
+	}
+	for i, m := range rec.Moves {
+		if i < rec.Opening {
+			continue
+		}
+		name := rec.Players.X
+		if m.Color == "o" {
+			name = rec.Players.O
+		}
+		ps.times[name] = append(ps.times[name], m.MS)
+	}
+	for name, ts := range ps.times {
+		sorted := slices.Clone(ts)
+		sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
+		ps.MedianMS[name] = sorted[len(sorted)/2]
+		ps.MaxMS[name] = sorted[len(sorted)-1]
+	}
+	ps.Elo = ps.WDL.Elo()
+	ps.PentaElo = ps.Penta.Elo()
+	ps.LOS = ps.WDL.LOS()
+}
+
+// sprt returns the log-likelihood ratio and decision of the only pairing.
+func (s *Summary) sprt(t stats.SPRT) (float64, stats.Decision) {
+	p := s.Pairings[0].Penta
+	return t.LLR(p), t.Decide(p)
+}
