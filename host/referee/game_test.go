@@ -57,7 +57,10 @@ func TestForfeits(t *testing.T) {
 			return func(ctx context.Context, _ *engine.Position) (string, error) { <-ctx.Done(); return "", ctx.Err() }
 		}, record.ForfeitTimeout, "x (bot) timed out after 50 ms", true},
 		{"late", func(*fakePlayer) func(context.Context, *engine.Position) (string, error) {
-			return func(context.Context, *engine.Position) (string, error) { time.Sleep(120 * time.Millisecond); return "4", nil }
+			return func(context.Context, *engine.Position) (string, error) {
+				time.Sleep(120 * time.Millisecond)
+				return "4", nil
+			}
 		}, record.ForfeitTimeout, "answered after", true},
 		{"crash", func(f *fakePlayer) func(context.Context, *engine.Position) (string, error) {
 			return func(context.Context, *engine.Position) (string, error) {
