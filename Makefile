@@ -17,7 +17,7 @@ build: $(if $(wildcard cmd/kinrow),$(BIN)/kinrow) $(BOT_BINS)
 $(BIN)/kinrow:
 	$(GO) build -o $@ ./cmd/kinrow
 
-$(BIN)/kinrow-bot-%:
+$(BOT_BINS): $(BIN)/kinrow-bot-%:
 	$(GO) build -o $@ ./bots/$*
 
 # The host on stdin/stdout, Connect-4, with the strongest installed bot as the default.

@@ -144,10 +144,10 @@ func (s *Server) Close() {
 	s.cfg.Loader.Close()
 }
 
-// drop kills side c's running bot, keeping what was asked for.
+// drop stops side c's running bot, keeping what was asked for.
 func (s *Server) drop(c engine.Color) {
 	if p := s.sides[c].player; p != nil {
-		p.Kill()
+		p.Close()
 		s.sides[c].player = nil
 		if s.game.Player(c) == p {
 			_ = s.game.Attach(context.Background(), c, nil)
@@ -225,7 +225,7 @@ func (s *Server) restart(ctx context.Context, r engine.Rules) error {
 	if err != nil {
 		for c := range s.sides {
 			if s.sides[c].player != nil && s.game.Player(engine.Color(c)) == nil {
-				s.sides[c].player.Kill()
+				s.sides[c].player.Close()
 				s.sides[c] = side{}
 			}
 		}
@@ -338,7 +338,7 @@ func (s *Server) start(ctx context.Context, c engine.Color, name string, opts ma
 	}
 	old := s.sides[c].player
 	if err := s.game.Attach(ctx, c, p); err != nil {
-		p.Kill()
+		p.Close()
 		if old != nil { // keep the previous bot
 			if aerr := s.game.Attach(ctx, c, old); aerr != nil {
 				s.drop(c)
@@ -347,7 +347,7 @@ func (s *Server) start(ctx context.Context, c engine.Color, name string, opts ma
 		return nil, err
 	}
 	if old != nil {
-		old.Kill()
+		old.Close()
 	}
 	s.sides[c].player = p
 	return p, nil

@@ -42,6 +42,7 @@ func (f *fakeBot) GenMove(context.Context, referee.MoveRequest) (string, error) 
 }
 func (f *fakeBot) Exit() (bool, string) { return f.killed, "killed" }
 func (f *fakeBot) Kill()                { f.killed = true }
+func (f *fakeBot) Close()               { f.Kill() }
 
 type fakeLoader struct{ started []*fakeBot }
 

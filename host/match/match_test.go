@@ -54,6 +54,7 @@ func (f *fakeBot) GenMove(ctx context.Context, _ referee.MoveRequest) (string, e
 }
 func (f *fakeBot) Exit() (bool, string) { return f.exited, "exit status 3" }
 func (f *fakeBot) Kill()                { f.exited = true }
+func (f *fakeBot) Close()               { f.Kill() }
 
 type fakeLoader struct {
 	mu      sync.Mutex

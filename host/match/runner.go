@@ -256,7 +256,7 @@ func worker(ctx context.Context, cfg *Config, feed <-chan Job, results chan<- *r
 	procs := map[string]referee.Player{}
 	defer func() {
 		for _, p := range procs {
-			p.Kill()
+			p.Close()
 		}
 	}()
 	for j := range feed {
@@ -314,7 +314,7 @@ func playGame(ctx context.Context, cfg *Config, j Job, procs map[string]referee.
 			if ctx.Err() != nil {
 				return nil
 			}
-			p.Kill()
+			p.Close()
 			delete(procs, names[c])
 			rec.Finish(engine.WinFor(color.Other()), record.ReasonForfeit, record.ForfeitStartFailure,
 				fmt.Sprintf("%s (%s): %v", color, names[c], err), time.Now())

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin/runner"
@@ -28,8 +29,10 @@ type groupRunner struct {
 	stderr io.ReadCloser
 	path   string
 
-	mu  sync.Mutex
-	pid int
+	mu      sync.Mutex
+	pid     int
+	exited  chan struct{} // closed when Wait returns
+	waitErr error
 }
 
 var _ runner.Runner = (*groupRunner)(nil)
@@ -51,7 +54,7 @@ func newGroupRunner(logger hclog.Logger, cmd *exec.Cmd) (*groupRunner, error) {
 		devnull.Close()
 		return nil, fmt.Errorf("bot stderr pipe: %w", err)
 	}
-	return &groupRunner{logger: logger, cmd: cmd, stdout: stdout, stderr: stderr, path: cmd.Path}, nil
+	return &groupRunner{logger: logger, cmd: cmd, stdout: stdout, stderr: stderr, path: cmd.Path, exited: make(chan struct{})}, nil
 }
 
 // Start starts the bot process.
@@ -70,8 +73,32 @@ func (r *groupRunner) Start(context.Context) error {
 	return nil
 }
 
-// Wait waits for the bot process to exit.
-func (r *groupRunner) Wait(context.Context) error { return r.cmd.Wait() }
+// Wait waits for the bot process to exit (go-plugin calls it once).
+func (r *groupRunner) Wait(context.Context) error {
+	err := r.cmd.Wait()
+	r.mu.Lock()
+	r.waitErr = err
+	r.mu.Unlock()
+	close(r.exited)
+	return err
+}
+
+// exitStatus waits up to d for the process to exit and says how it did:
+// "exit status 3", "signal: segmentation fault", "exited normally"; "" if it
+// still runs.
+func (r *groupRunner) exitStatus(d time.Duration) string {
+	select {
+	case <-r.exited:
+	case <-time.After(d):
+		return ""
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.waitErr != nil {
+		return r.waitErr.Error()
+	}
+	return "exited normally"
+}
 
 // Kill sends SIGKILL to the bot's whole process group. A frozen (SIGSTOPped)
 // process dies of it too. Calling it again is harmless.

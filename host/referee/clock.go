@@ -4,12 +4,14 @@ import "time"
 
 // Clock is the time control of a game. With Main and Byo zero, every move
 // has MoveTime; otherwise GTP's Canadian byo-yomi applies: Main for the game,
-// then Byo for every Stones moves.
+// then Byo for every Stones moves. Increment (Fischer) is added to the main
+// time after every move, as in cutechess-cli's "10+0.1".
 type Clock struct {
-	MoveTime time.Duration
-	Main     time.Duration
-	Byo      time.Duration
-	Stones   int
+	MoveTime  time.Duration
+	Main      time.Duration
+	Byo       time.Duration
+	Stones    int
+	Increment time.Duration
 }
 
 // Timed reports whether the clock runs (time_settings given), rather than a
@@ -51,7 +53,7 @@ func (s *sideClock) spend(c Clock, d time.Duration) {
 	}
 	if s.stonesLeft == 0 {
 		if d <= s.main {
-			s.main -= d
+			s.main += c.Increment - d
 			return
 		}
 		d -= s.main

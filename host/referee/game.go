@@ -276,7 +276,7 @@ func (g *Game) GenMove(ctx context.Context, c engine.Color) (Outcome, error) {
 	}
 	who := fmt.Sprintf("%s (%s)", c, p.Name())
 	if err := g.broken[c]; err != nil {
-		return g.forfeit(c, p, record.ForfeitCrash, fmt.Sprintf("%s disconnected: %v", who, err), 0), nil
+		return g.forfeit(c, p, record.ForfeitCrash, fmt.Sprintf("%s %v", who, err), 0), nil
 	}
 	budget := g.Budget(c)
 	start := g.cfg.Now()
@@ -296,7 +296,7 @@ func (g *Game) GenMove(ctx context.Context, c engine.Color) (Outcome, error) {
 			return g.forfeit(c, p, record.ForfeitCrash, fmt.Sprintf("%s crashed: %s", who, how), took), nil
 		}
 		if errors.Is(err, ErrDisconnected) {
-			return g.forfeit(c, p, record.ForfeitCrash, fmt.Sprintf("%s disconnected: %v", who, err), took), nil
+			return g.forfeit(c, p, record.ForfeitCrash, fmt.Sprintf("%s %v", who, err), took), nil
 		}
 		if errors.Is(err, context.DeadlineExceeded) || took > budget+g.cfg.Grace {
 			return g.forfeit(c, p, record.ForfeitTimeout,

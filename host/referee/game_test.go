@@ -39,6 +39,7 @@ func (f *fakePlayer) GenMove(ctx context.Context, _ MoveRequest) (string, error)
 }
 func (f *fakePlayer) Exit() (bool, string) { return f.exited, "exit status 3" }
 func (f *fakePlayer) Kill()                { f.killed = true }
+func (f *fakePlayer) Close()               { f.Kill() }
 
 // firstLegal answers the first legal move.
 func firstLegal(_ context.Context, pos *engine.Position) (string, error) {
@@ -195,6 +196,12 @@ func TestClock(t *testing.T) {
 	s.spend(c, 500*time.Millisecond) // period complete: reset
 	if s.stonesLeft != 2 || s.byo != 2*time.Second {
 		t.Errorf("after the period: %+v", s)
+	}
+	inc := Clock{Main: time.Second, Increment: 100 * time.Millisecond}
+	s.reset(inc)
+	s.spend(inc, 300*time.Millisecond)
+	if s.budget(inc) != 800*time.Millisecond {
+		t.Errorf("after a move with increment: %v", s.budget(inc))
 	}
 	fixed := Clock{MoveTime: 300 * time.Millisecond}
 	s.reset(fixed)

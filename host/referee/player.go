@@ -25,7 +25,11 @@ type Player interface {
 	// Exit reports whether the player's process has exited, and how.
 	Exit() (exited bool, how string)
 	// Kill stops the player at once; it never blocks for long. Idempotent.
+	// The referee kills a player that stalled, crashed or broke the protocol.
 	Kill()
+	// Close stops a healthy player gracefully, bounded in time, killing it
+	// if it does not go. Idempotent, and a no-op after Kill.
+	Close()
 }
 
 // Setup describes a game to a player.

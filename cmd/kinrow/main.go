@@ -1,0 +1,170 @@
+// Command kinrow is the kinrow host: with no subcommand it speaks the
+// GTP-style text protocol on stdin/stdout (see docs/PROTOCOL.md) and plays
+// with bots loaded as plugins; "kinrow solve" solves positions read from
+// stdin. Logs go to stderr, never stdout.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/host/botpath"
+	"github.com/kinrow/kinrow/host/gtpfront"
+	"github.com/kinrow/kinrow/host/pluginbot"
+	"github.com/kinrow/kinrow/host/referee"
+)
+
+// exitUsage is the exit status for bad command-line input.
+const exitUsage = 2
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if len(args) > 0 {
+		switch args[0] {
+		case "serve":
+			return serve(ctx, args[1:], stdin, stdout, stderr)
+		case "match":
+			return matchCmd(ctx, args[1:], stdout, stderr)
+		case "help", "-h", "--help", "-help":
+			usage(stdout)
+			return 0
+		case "version", "--version":
+			fmt.Fprintln(stdout, "kinrow", version())
+			return 0
+		}
+	}
+	return serve(ctx, args, stdin, stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `kinrow: the k-in-a-row host.
+
+Usage:
+  kinrow [serve] [flags]   speak the text protocol on stdin/stdout (docs/PROTOCOL.md)
+  kinrow match [flags]     play automated matches and tournaments (docs/MATCHES.md)
+  kinrow help              this text
+  kinrow version           the version
+
+Run "kinrow serve -h" for the flags.
+`)
+}
+
+// hostFlags are the flags every host subcommand shares.
+type hostFlags struct {
+	logLevel     string
+	startTimeout time.Duration
+	grace        time.Duration
+}
+
+func (h *hostFlags) register(fs *flag.FlagSet) {
+	def := os.Getenv("KINROW_LOG")
+	if def == "" {
+		def = "info"
+	}
+	fs.StringVar(&h.logLevel, "log-level", def, "log level on stderr: trace, debug, info, warn, error, off (env KINROW_LOG)")
+	fs.DurationVar(&h.startTimeout, "bot-start-timeout", pluginbot.DefaultStartTimeout, "how long a bot may take to start (plugin handshake)")
+	fs.DurationVar(&h.grace, "grace", referee.DefaultGrace, "time after a move's deadline before the bot forfeits")
+}
+
+func (h *hostFlags) logger(stderr io.Writer) (hclog.Logger, error) {
+	level := hclog.LevelFromString(h.logLevel)
+	if level == hclog.NoLevel {
+		return nil, fmt.Errorf("invalid --log-level %q: accepted are trace, debug, info, warn, error, off", h.logLevel)
+	}
+	return hclog.New(&hclog.LoggerOptions{Name: "kinrow", Level: level, Output: stderr}), nil
+}
+
+func (h *hostFlags) loader(log hclog.Logger) (*pluginbot.Loader, error) {
+	exe, _ := os.Executable()
+	return pluginbot.NewLoader(pluginbot.LoaderConfig{
+		Finder:       botpath.Default(os.Getenv(botpath.EnvVar), exe),
+		StartTimeout: h.startTimeout,
+		Logger:       log,
+	})
+}
+
+func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("kinrow serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var hf hostFlags
+	hf.register(fs)
+	rulesText := fs.String("rules", "connect4", "the game at start: "+engine.RulesSyntax)
+	bot := fs.String("bot", "", "default bot for a side with none loaded (default: the strongest installed that plays the rules)")
+	movetime := fs.Duration("movetime", referee.DefaultMoveTime, "time per move (kinrow-movetime changes it)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "kinrow: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	log, err := hf.logger(stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "kinrow:", err)
+		return exitUsage
+	}
+	rules, err := engine.ParseRules(*rulesText)
+	if err != nil {
+		fmt.Fprintln(stderr, "kinrow: --rules:", err)
+		return exitUsage
+	}
+	if *bot != "" {
+		if err := botpath.ValidName(*bot); err != nil {
+			fmt.Fprintln(stderr, "kinrow: --bot:", err)
+			return exitUsage
+		}
+	}
+	loader, err := hf.loader(log)
+	if err != nil {
+		fmt.Fprintln(stderr, "kinrow:", err)
+		return 1
+	}
+	// Ctrl-C or SIGTERM: stop every bot (whole process groups) and leave.
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			log.Warn("interrupted: stopping bots")
+			loader.Close()
+			os.Exit(130)
+		case <-done:
+		}
+	}()
+	s := gtpfront.New(gtpfront.Config{
+		Loader: loader, Rules: rules, DefaultBot: *bot, Grace: hf.grace,
+		MoveTime: *movetime, Logger: log, Version: version(),
+	})
+	if err := s.Serve(ctx, stdin, stdout); err != nil && !errors.Is(err, context.Canceled) {
+		log.Error("session ended", "error", err)
+		return 1
+	}
+	return 0
+}
+
+// version is the module version of the build, or "dev".
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "0.1.0-dev"
+}

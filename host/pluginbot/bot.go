@@ -1,0 +1,310 @@
+package pluginbot
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/go-plugin/runner"
+
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/protocol/botapi"
+)
+
+// DefaultStartTimeout is how long a bot may take to complete the handshake.
+const DefaultStartTimeout = 5 * time.Second
+
+// killTimeout bounds every wait for a bot to go away.
+const killTimeout = 3 * time.Second
+
+// Bot is one running bot process.
+type Bot struct {
+	name   string // display name, e.g. "random#2"
+	path   string
+	opts   map[string]string
+	log    hclog.Logger
+	client *plugin.Client
+	runner *groupRunner
+	api    botapi.Bot
+	info   botapi.Info
+	kill   sync.Once
+	mu     sync.Mutex
+	killed bool
+	rules  engine.Rules
+	onKill func()
+	// disconnected is set once a call failed for a broken connection.
+	disconnected bool
+}
+
+var _ referee.Player = (*Bot)(nil)
+
+// startConfig is what Start needs.
+type startConfig struct {
+	StartTimeout time.Duration
+	SocketDir    string
+	Logger       hclog.Logger
+}
+
+// start launches the bot at path and completes the plugin handshake.
+func start(ctx context.Context, name, display, path string, opts map[string]string, cfg startConfig) (*Bot, error) {
+	log := cfg.Logger.Named(display)
+	b := &Bot{name: display, path: path, opts: opts, log: log}
+	client := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  botapi.Handshake(),
+		VersionedPlugins: botapi.VersionedPluginSets(nil),
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		StartTimeout:     cfg.StartTimeout,
+		Logger:           log,
+		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: cfg.SocketDir},
+		RunnerFunc: func(l hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
+			bin := exec.Command(path)
+			bin.Env = cmd.Env // go-plugin's handshake variables and the socket dir
+			r, err := newGroupRunner(l, bin)
+			if err != nil {
+				return nil, err
+			}
+			b.runner = r
+			return r, nil
+		},
+	})
+	b.client = client
+	type result struct {
+		api botapi.Bot
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		rpc, err := client.Client()
+		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		raw, err := rpc.Dispense(botapi.PluginName)
+		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		api, ok := raw.(botapi.Bot)
+		if !ok {
+			done <- result{err: fmt.Errorf("plugin %q is a %T, not a bot", botapi.PluginName, raw)}
+			return
+		}
+		done <- result{api: api}
+	}()
+	var res result
+	select {
+	case res = <-done:
+	case <-ctx.Done():
+		b.Kill()
+		return nil, fmt.Errorf("start bot %s: %w", name, ctx.Err())
+	}
+	if res.err != nil {
+		b.Kill()
+		return nil, startError(name, cfg.StartTimeout, res.err)
+	}
+	b.api = res.api
+	info, err := b.api.Info(ctx)
+	if err != nil {
+		b.Kill()
+		return nil, fmt.Errorf("bot %s started but did not describe itself: %w", name, err)
+	}
+	b.info = info
+	log.Debug("bot ready", "pid", b.pid(), "version", info.Version)
+	return b, nil
+}
+
+var versionMismatch = regexp.MustCompile(`Plugin version: (\d+)`)
+
+// startError words a start-up failure for the controller.
+func startError(name string, timeout time.Duration, err error) error {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "timeout while waiting for plugin to start"):
+		return fmt.Errorf("bot %s did not start within %s", name, timeout)
+	case strings.Contains(msg, "Unrecognized remote plugin message"):
+		first, _, _ := strings.Cut(strings.TrimPrefix(msg, "Unrecognized remote plugin message: "), "\n")
+		if first == "" {
+			return fmt.Errorf("bot %s exited or printed nothing before the plugin handshake: is it a kinrow bot?", name)
+		}
+		return fmt.Errorf("bot %s printed %q on stdout instead of the plugin handshake: is it a kinrow bot?", name, first)
+	case strings.Contains(strings.ToLower(msg), "incompatible api version"):
+		if m := versionMismatch.FindStringSubmatch(msg); m != nil {
+			return fmt.Errorf("bot %s speaks plugin protocol version %s; this host speaks version %d: rebuild the bot with this kinrow's SDK", name, m[1], botapi.ProtocolVersion)
+		}
+		return fmt.Errorf("bot %s speaks another plugin protocol version than %d: %v", name, botapi.ProtocolVersion, err)
+	case strings.Contains(msg, "plugin exited before we could connect"):
+		return fmt.Errorf("bot %s exited before completing the plugin handshake", name)
+	}
+	return fmt.Errorf("bot %s failed to start: %w", name, err)
+}
+
+func (b *Bot) pid() int {
+	if b.runner == nil {
+		return 0
+	}
+	return b.runner.PID()
+}
+
+// Name is the bot's display name.
+func (b *Bot) Name() string { return b.name }
+
+// Info is what the bot said of itself at start-up.
+func (b *Bot) Info() botapi.Info { return b.info }
+
+// wrap marks errors that mean the bot is gone as referee.ErrDisconnected.
+func (b *Bot) wrap(err error) error {
+	if err == nil {
+		return nil
+	}
+	if botapi.IsDisconnect(err) || b.client.Exited() {
+		b.mu.Lock()
+		b.disconnected = true
+		b.mu.Unlock()
+		return fmt.Errorf("%w: %v", referee.ErrDisconnected, err)
+	}
+	if botapi.IsDeadline(err) {
+		return fmt.Errorf("%w: %v", context.DeadlineExceeded, err)
+	}
+	return err
+}
+
+// NewGame starts a game on the bot with the options it was loaded with.
+func (b *Bot) NewGame(ctx context.Context, s referee.Setup) error {
+	moves := make([]string, len(s.Moves))
+	for i, m := range s.Moves {
+		moves[i] = s.Rules.FormatMove(m)
+	}
+	b.rules = s.Rules
+	err := b.api.NewGame(ctx, botapi.Game{
+		Rules:   s.Rules.String(),
+		Color:   s.Color.String(),
+		Options: b.opts,
+		Moves:   moves,
+		Time: botapi.TimeControl{
+			MoveTime: s.Clock.MoveTime, Main: s.Clock.Main, Byo: s.Clock.Byo, ByoStones: s.Clock.Stones,
+		},
+	})
+	return b.wrap(err)
+}
+
+// Play tells the bot a move was played.
+func (b *Bot) Play(ctx context.Context, m engine.Move) error {
+	return b.wrap(b.api.Play(ctx, b.rules.FormatMove(m)))
+}
+
+// Undo tells the bot the last move was taken back.
+func (b *Bot) Undo(ctx context.Context) error { return b.wrap(b.api.Undo(ctx)) }
+
+// GenMove asks the bot for a move, logging the progress it streams.
+func (b *Bot) GenMove(ctx context.Context, req referee.MoveRequest) (string, error) {
+	move, err := b.api.GenMove(ctx, botapi.GenMoveRequest{
+		Deadline: req.Deadline, MoveTime: req.MoveTime, XLeft: req.Left[0], OLeft: req.Left[1],
+	}, func(p botapi.Progress) {
+		b.log.Debug("thinking", "depth", p.Depth, "score", p.Score, "best", p.BestMove, "nodes", p.Nodes)
+	})
+	return move, b.wrap(err)
+}
+
+// exitGrace is how long Exit waits for a bot whose connection broke to be
+// reaped, so a crash is reported as one with its exit status.
+const exitGrace = 200 * time.Millisecond
+
+// Exit reports whether the bot process has exited, and how.
+func (b *Bot) Exit() (bool, string) {
+	b.mu.Lock()
+	killed := b.killed
+	b.mu.Unlock()
+	if killed {
+		return true, "killed by the host"
+	}
+	if b.runner == nil {
+		return b.client.Exited(), "the bot process exited"
+	}
+	wait := time.Duration(0)
+	if b.client.Exited() || b.lostConn() {
+		wait = exitGrace
+	}
+	how := b.runner.exitStatus(wait)
+	if how == "" {
+		return false, ""
+	}
+	return true, "the bot process exited (" + how + ")"
+}
+
+// lostConn reports whether a call to the bot failed for a broken connection.
+func (b *Bot) lostConn() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.disconnected
+}
+
+// closeTimeout bounds a graceful shutdown before the group is killed.
+const closeTimeout = 2 * time.Second
+
+// Close shuts the bot down gracefully (go-plugin's shutdown request), then
+// kills its process group anyway so no child it forked survives; bounded in
+// time, so a frozen bot is killed after closeTimeout.
+func (b *Bot) Close() {
+	b.kill.Do(func() {
+		b.mu.Lock()
+		b.killed = true
+		b.mu.Unlock()
+		done := make(chan struct{})
+		go func() {
+			b.client.Kill()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(closeTimeout):
+			b.log.Warn("bot did not shut down in time; killing it", "pid", b.pid())
+		}
+		b.killGroup(done)
+	})
+}
+
+// Kill stops the bot now: SIGKILL to its whole process group, then
+// go-plugin's own clean-up, bounded in time. It never blocks for long, even
+// on a frozen bot, and can be called any number of times.
+func (b *Bot) Kill() {
+	b.kill.Do(func() {
+		b.mu.Lock()
+		b.killed = true
+		b.mu.Unlock()
+		if b.runner != nil { // first, so go-plugin's shutdown request fails fast
+			_ = b.runner.Kill(context.Background())
+		}
+		done := make(chan struct{})
+		go func() {
+			b.client.Kill()
+			close(done)
+		}()
+		b.killGroup(done)
+	})
+}
+
+// killGroup sends SIGKILL to the bot's process group and waits, bounded,
+// for go-plugin's clean-up (done) to finish.
+func (b *Bot) killGroup(done <-chan struct{}) {
+	if b.runner != nil {
+		if err := b.runner.Kill(context.Background()); err != nil {
+			b.log.Warn("kill", "error", err)
+		}
+	}
+	select {
+	case <-done:
+	case <-time.After(killTimeout):
+		b.log.Error("bot did not go away after SIGKILL of its process group", "pid", b.pid())
+	}
+	if b.onKill != nil {
+		b.onKill()
+		b.onKill = nil
+	}
+}

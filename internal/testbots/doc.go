@@ -1,0 +1,25 @@
+// Package testbots holds misbehaving kinrow bots for the host's tests; they
+// are never installed. Each subdirectory but tb is a command, built as
+// kinrow-bot-NAME by the tests that use it (go build -o DIR/kinrow-bot-hang
+// ./internal/testbots/hang):
+//
+//   - hang: plays legally for hang_after=N genmoves (default 0), then
+//     ignores cancellation, burning CPU for at most two minutes.
+//   - crash: exits with status 3 inside GenMove after crash_after=N good
+//     moves (default 0).
+//   - illegal: answers an illegal move, kind=occupied|full|offboard|garbage
+//     (default offboard; garbage is "zz!9"; occupied and full fall back to
+//     offboard when the board has no such cell or column).
+//   - junk: prints junk on stdout before the handshake, so start-up fails.
+//   - junkafter: plays legally but writes junk to file descriptor 1 (the
+//     host's plugin pipe) in every GenMove.
+//   - late: answers legally after sleeping late_ms (default 3000), ignoring
+//     cancellation.
+//   - sleeper: sleeps 60 s before serving, so the handshake times out.
+//   - forker: starts a child "sleep 300" in its own process group at every
+//     NewGame, then hangs like hang in GenMove.
+//   - oldproto: speaks plugin protocol version 0, which the host refuses.
+//
+// Every one exits by itself after at most two minutes (tb.Limit), and has
+// a negative strength so a host never picks it as its default bot.
+package testbots

@@ -1,0 +1,37 @@
+// Command hang is a test bot that plays legally for hang_after genmoves,
+// then ignores cancellation in GenMove (burning CPU, for at most two minutes).
+package main
+
+import (
+	"context"
+
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/internal/testbots/tb"
+	"github.com/kinrow/kinrow/protocol/botapi"
+	"github.com/kinrow/kinrow/protocol/sdk"
+)
+
+type bot struct{}
+
+func (bot) Info() botapi.Info {
+	return tb.Info("hang", tb.IntOption("hang_after", "0", "genmoves answered before hanging"))
+}
+
+func (bot) NewGame(_ context.Context, g sdk.Game) (sdk.Player, error) {
+	return &player{left: g.Values.Int("hang_after")}, nil
+}
+
+type player struct{ left int64 }
+
+func (p *player) GenMove(_ context.Context, pos *engine.Position, _ func(botapi.Progress)) (engine.Move, error) {
+	if p.left <= 0 {
+		tb.Hang()
+	}
+	p.left--
+	return tb.Legal(pos), nil
+}
+
+func main() {
+	tb.Limit(nil)
+	sdk.Serve(bot{})
+}

@@ -1,0 +1,220 @@
+package botapi
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/go-plugin"
+)
+
+// ProtocolVersion is the plugin protocol version this package speaks. go-plugin
+// refuses a bot that speaks another one (see VersionedPluginSets).
+const ProtocolVersion = 1
+
+// PluginName is the name the bot is dispensed under.
+const PluginName = "bot"
+
+// Magic cookie: go-plugin's guard against a bot being run by hand.
+const (
+	cookieKey   = "KINROW_BOT_PLUGIN"
+	cookieValue = "9f1c5e27-kinrow-bot-b04a"
+)
+
+// Handshake returns the handshake both the host and the bots use.
+func Handshake() plugin.HandshakeConfig {
+	return plugin.HandshakeConfig{
+		ProtocolVersion:  ProtocolVersion,
+		MagicCookieKey:   cookieKey,
+		MagicCookieValue: cookieValue,
+	}
+}
+
+// PluginSet is the plugin set of one protocol version: impl is served by a
+// bot; the host passes nil.
+func PluginSet(impl Bot) plugin.PluginSet {
+	return plugin.PluginSet{PluginName: &Plugin{Impl: impl}}
+}
+
+// VersionedPluginSets maps each plugin protocol version this package speaks
+// (only ProtocolVersion so far) to its plugin set, for ClientConfig and
+// ServeConfig.VersionedPlugins. The host sends the versions it speaks; a bot
+// that speaks none of them fails the start with go-plugin's error
+//
+//	incompatible API version with plugin. Plugin version: 0, Client versions: [1]
+//
+// and is killed by go-plugin.
+func VersionedPluginSets(impl Bot) map[int]plugin.PluginSet {
+	return map[int]plugin.PluginSet{ProtocolVersion: PluginSet(impl)}
+}
+
+// Bot is the wire-level view of a bot, with moves as notation strings. The
+// host holds a GRPCClient; a bot serves one through GRPCServer (protocol/sdk
+// does that for bot authors). Errors crossing the wire carry a gRPC status:
+// InvalidArgument for a refusal the bot explains (bad rules, unknown option,
+// illegal move), FailedPrecondition for a call out of order (no game, nothing
+// to undo, game over), Unimplemented for a feature the bot lacks,
+// DeadlineExceeded and Canceled from the call's context, Unavailable when the
+// bot is gone.
+type Bot interface {
+	// Info describes the bot.
+	Info(ctx context.Context) (Info, error)
+	// NewGame starts a game, replacing any other.
+	NewGame(ctx context.Context, g Game) error
+	// Play tells the bot a move was played, by either side.
+	Play(ctx context.Context, move string) error
+	// Undo takes back the last move.
+	Undo(ctx context.Context) error
+	// TimeLeft tells the bot what a side has left on its clock.
+	TimeLeft(ctx context.Context, t TimeLeft) error
+	// GenMove asks for a move for the side to move and returns it in
+	// notation, or "resign". progress, if not nil, receives the search
+	// reports the bot sends meanwhile, on the calling goroutine's behalf
+	// (never after GenMove returns). Cancelling ctx cancels the search.
+	GenMove(ctx context.Context, req GenMoveRequest, progress func(Progress)) (string, error)
+	// Solve opens a solving stream, valid until ctx ends. A bot that does
+	// not solve fails the stream with Unimplemented: over gRPC the error
+	// comes from the first Recv.
+	Solve(ctx context.Context) (SolveStream, error)
+}
+
+// SolveStream carries solve requests one way and their replies the other.
+// Replies may come in any order: match them by ID. Send and Recv may be
+// called from different goroutines, but neither concurrently with itself.
+type SolveStream interface {
+	// Send queues a request.
+	Send(SolveRequest) error
+	// Recv returns the next reply; io.EOF once every request is answered
+	// after CloseSend.
+	Recv() (SolveReply, error)
+	// CloseSend says no more requests will come.
+	CloseSend() error
+}
+
+// Resign is the move a bot answers to give up.
+const Resign = "resign"
+
+// Info is what a bot says of itself.
+type Info struct {
+	Name    string
+	Version string
+	Author  string
+	// Strength: higher is stronger. The host's default bot is the strongest
+	// installed one that plays the rules.
+	Strength int
+	// Kinds played: "connectx", "mnk".
+	Kinds []string
+	// MaxRows and MaxCols bound the boards played; 0 means no limit.
+	MaxRows, MaxCols int
+	// Options accepted by NewGame.
+	Options []Option
+}
+
+// Option types.
+const (
+	OptionInt    = "int"
+	OptionBool   = "bool"
+	OptionString = "string"
+	OptionChoice = "choice"
+)
+
+// Option describes one option a bot accepts in NewGame.
+type Option struct {
+	Name string
+	// Type is OptionInt, OptionBool, OptionString or OptionChoice.
+	Type string
+	// Default is used when the option is not given; "" means none (the bot
+	// decides, e.g. a time-based seed).
+	Default string
+	// Min and Max bound an int option, inclusive; both 0 means unbounded.
+	Min, Max int64
+	// Choices are the accepted values of a choice option.
+	Choices []string
+	// Help is one line for --help and the host's bot listing.
+	Help string
+}
+
+// Game starts a game.
+type Game struct {
+	// Rules in the engine's syntax, e.g. "connectx:6x7x4".
+	Rules string
+	// Color is "x" or "o": the side the bot will be asked to play
+	// (informational; the bot may be asked to move for either side).
+	Color string
+	// Options for this game, checked against Info.Options by the bot.
+	Options map[string]string
+	Time    TimeControl
+	// Moves already played, in notation.
+	Moves []string
+}
+
+// TimeControl is the clock of a game; all zero means untimed.
+type TimeControl struct {
+	// MoveTime is a fixed time per move.
+	MoveTime time.Duration
+	// Main time, then Canadian byo-yomi: ByoStones moves in each Byo period.
+	Main      time.Duration
+	Byo       time.Duration
+	ByoStones int
+	// Increment is added after each move.
+	Increment time.Duration
+}
+
+// TimeLeft is what one side has left on its clock (GTP's time_left).
+type TimeLeft struct {
+	// Color is "x" or "o".
+	Color string
+	Left  time.Duration
+	// Stones left in the byo-yomi period; 0 while in main time.
+	Stones int
+}
+
+// GenMoveRequest asks for a move.
+type GenMoveRequest struct {
+	// Deadline is when the answer is due; zero means none.
+	Deadline time.Time
+	// MoveTime is the time allotted to this move, if fixed.
+	MoveTime time.Duration
+	// XLeft and OLeft are both sides' clocks, if timed.
+	XLeft, OLeft time.Duration
+}
+
+// Progress is a search report while thinking.
+type Progress struct {
+	Depth    int
+	Score    int
+	BestMove string
+	Nodes    int64
+	// PV is the principal variation, in notation.
+	PV []string
+}
+
+// SolveRequest asks for the value of a position.
+type SolveRequest struct {
+	// ID is echoed in the reply.
+	ID    uint64
+	Rules string
+	// Moves lead from the empty board to the position, in notation.
+	Moves []string
+	// Analyze asks for a score per move: per column for Connect-X, per
+	// legal move in increasing order for m,n,k.
+	Analyze bool
+	// Weak asks only for win / draw / loss.
+	Weak bool
+	// Timeout bounds the work on this request; 0 means no limit.
+	Timeout time.Duration
+}
+
+// SolveReply answers a SolveRequest.
+type SolveReply struct {
+	ID uint64
+	// Known is false when the bot could not solve the position (timeout).
+	Known bool
+	Score int
+	// Scores and Valid are filled for Analyze: Valid is false for moves
+	// that cannot be played (full columns).
+	Scores []int
+	Valid  []bool
+	Nodes  int64
+	// Error is set when the request was wrong (bad rules, illegal moves).
+	Error string
+}

@@ -1,0 +1,412 @@
+package botapi
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/kinrow/kinrow/protocol/botpb"
+)
+
+// Plugin is the go-plugin plugin of a bot: gRPC only. A bot serves Impl;
+// the host leaves Impl nil and gets a *GRPCClient from Dispense.
+type Plugin struct {
+	plugin.NetRPCUnsupportedPlugin
+	Impl Bot
+}
+
+var _ plugin.GRPCPlugin = (*Plugin)(nil)
+
+// GRPCServer registers the Bot service over p.Impl on s (bot side).
+func (p *Plugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+	botpb.RegisterBotServer(s, &GRPCServer{Impl: p.Impl})
+	return nil
+}
+
+// GRPCClient returns the Bot over conn (host side).
+func (p *Plugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
+	return NewGRPCClient(conn), nil
+}
+
+// GRPCClient is a Bot served by another process, reached over gRPC.
+type GRPCClient struct {
+	client botpb.BotClient
+}
+
+var _ Bot = (*GRPCClient)(nil)
+
+// NewGRPCClient returns the Bot served over conn.
+func NewGRPCClient(conn grpc.ClientConnInterface) *GRPCClient {
+	return &GRPCClient{client: botpb.NewBotClient(conn)}
+}
+
+// Info asks the bot to describe itself.
+func (c *GRPCClient) Info(ctx context.Context) (Info, error) {
+	r, err := c.client.Info(ctx, &botpb.InfoRequest{})
+	if err != nil {
+		return Info{}, wireError("info", err)
+	}
+	info := Info{
+		Name: r.GetName(), Version: r.GetVersion(), Author: r.GetAuthor(),
+		Strength: int(r.GetStrength()), Kinds: r.GetKinds(),
+		MaxRows: int(r.GetMaxRows()), MaxCols: int(r.GetMaxCols()),
+	}
+	for _, o := range r.GetOptions() {
+		info.Options = append(info.Options, Option{
+			Name: o.GetName(), Type: o.GetType(), Default: o.GetDefault(),
+			Min: o.GetMin(), Max: o.GetMax(), Choices: o.GetChoices(), Help: o.GetHelp(),
+		})
+	}
+	return info, nil
+}
+
+// NewGame starts a game on the bot.
+func (c *GRPCClient) NewGame(ctx context.Context, g Game) error {
+	_, err := c.client.NewGame(ctx, &botpb.NewGameRequest{
+		Rules: g.Rules, Color: g.Color, Options: g.Options, Moves: g.Moves,
+		Time: &botpb.TimeControl{
+			MovetimeMs: g.Time.MoveTime.Milliseconds(), MainMs: g.Time.Main.Milliseconds(),
+			ByoMs: g.Time.Byo.Milliseconds(), ByoStones: int32(g.Time.ByoStones),
+			IncrementMs: g.Time.Increment.Milliseconds(),
+		},
+	})
+	return wireError("newgame", err)
+}
+
+// Play tells the bot a move was played.
+func (c *GRPCClient) Play(ctx context.Context, move string) error {
+	_, err := c.client.Play(ctx, &botpb.PlayRequest{Move: move})
+	return wireError("play", err)
+}
+
+// Undo takes back the last move on the bot.
+func (c *GRPCClient) Undo(ctx context.Context) error {
+	_, err := c.client.Undo(ctx, &botpb.UndoRequest{})
+	return wireError("undo", err)
+}
+
+// TimeLeft tells the bot what a side has left.
+func (c *GRPCClient) TimeLeft(ctx context.Context, t TimeLeft) error {
+	_, err := c.client.TimeLeft(ctx, &botpb.TimeLeftRequest{
+		Color: t.Color, Ms: t.Left.Milliseconds(), Stones: int32(t.Stones),
+	})
+	return wireError("timeleft", err)
+}
+
+// GenMove asks the bot for a move, passing its progress reports to progress.
+func (c *GRPCClient) GenMove(ctx context.Context, req GenMoveRequest, progress func(Progress)) (string, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // releases the stream whatever happens
+	pb := &botpb.GenMoveRequest{
+		MovetimeMs: req.MoveTime.Milliseconds(),
+		XLeftMs:    req.XLeft.Milliseconds(),
+		OLeftMs:    req.OLeft.Milliseconds(),
+	}
+	if !req.Deadline.IsZero() {
+		pb.DeadlineUnixNano = req.Deadline.UnixNano()
+	}
+	stream, err := c.client.GenMove(ctx, pb)
+	if err != nil {
+		return "", wireError("genmove", err)
+	}
+	for {
+		r, err := stream.Recv()
+		if err == io.EOF {
+			return "", &Error{Op: "genmove", status: status.New(codes.Internal, "the bot ended genmove without a move")}
+		}
+		if err != nil {
+			return "", wireError("genmove", err)
+		}
+		switch x := r.GetReply().(type) {
+		case *botpb.GenMoveReply_Move:
+			return x.Move, nil
+		case *botpb.GenMoveReply_Progress:
+			if progress != nil {
+				progress(progressFromPB(x.Progress))
+			}
+		}
+	}
+}
+
+// Solve opens a solving stream on the bot. A bot that does not solve
+// answers Unimplemented to the first Recv.
+func (c *GRPCClient) Solve(ctx context.Context) (SolveStream, error) {
+	s, err := c.client.Solve(ctx)
+	if err != nil {
+		return nil, wireError("solve", err)
+	}
+	return &clientSolveStream{s: s}, nil
+}
+
+type clientSolveStream struct {
+	s botpb.Bot_SolveClient
+}
+
+func (s *clientSolveStream) Send(r SolveRequest) error {
+	err := s.s.Send(solveRequestToPB(r))
+	if err == io.EOF {
+		return err // the stream ended: Recv tells why
+	}
+	return wireError("solve", err)
+}
+
+func (s *clientSolveStream) Recv() (SolveReply, error) {
+	r, err := s.s.Recv()
+	if err == io.EOF {
+		return SolveReply{}, err
+	}
+	if err != nil {
+		return SolveReply{}, wireError("solve", err)
+	}
+	return solveReplyFromPB(r), nil
+}
+
+func (s *clientSolveStream) CloseSend() error { return wireError("solve", s.s.CloseSend()) }
+
+// GRPCServer serves the Bot service over Impl (bot side).
+type GRPCServer struct {
+	botpb.UnimplementedBotServer
+	Impl Bot
+}
+
+var _ botpb.BotServer = (*GRPCServer)(nil)
+
+// Info serves Bot.Info.
+func (s *GRPCServer) Info(ctx context.Context, _ *botpb.InfoRequest) (*botpb.InfoReply, error) {
+	info, err := s.Impl.Info(ctx)
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	r := &botpb.InfoReply{
+		Name: info.Name, Version: info.Version, Author: info.Author,
+		Strength: int32(info.Strength), Kinds: info.Kinds,
+		MaxRows: int32(info.MaxRows), MaxCols: int32(info.MaxCols),
+	}
+	for _, o := range info.Options {
+		r.Options = append(r.Options, &botpb.Option{
+			Name: o.Name, Type: o.Type, Default: o.Default,
+			Min: o.Min, Max: o.Max, Choices: o.Choices, Help: o.Help,
+		})
+	}
+	return r, nil
+}
+
+// NewGame serves Bot.NewGame.
+func (s *GRPCServer) NewGame(ctx context.Context, r *botpb.NewGameRequest) (*botpb.NewGameReply, error) {
+	t := r.GetTime()
+	err := s.Impl.NewGame(ctx, Game{
+		Rules: r.GetRules(), Color: r.GetColor(), Options: r.GetOptions(), Moves: r.GetMoves(),
+		Time: TimeControl{
+			MoveTime: ms(t.GetMovetimeMs()), Main: ms(t.GetMainMs()), Byo: ms(t.GetByoMs()),
+			ByoStones: int(t.GetByoStones()), Increment: ms(t.GetIncrementMs()),
+		},
+	})
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	return &botpb.NewGameReply{}, nil
+}
+
+// Play serves Bot.Play.
+func (s *GRPCServer) Play(ctx context.Context, r *botpb.PlayRequest) (*botpb.PlayReply, error) {
+	if err := s.Impl.Play(ctx, r.GetMove()); err != nil {
+		return nil, toStatus(err)
+	}
+	return &botpb.PlayReply{}, nil
+}
+
+// Undo serves Bot.Undo.
+func (s *GRPCServer) Undo(ctx context.Context, _ *botpb.UndoRequest) (*botpb.UndoReply, error) {
+	if err := s.Impl.Undo(ctx); err != nil {
+		return nil, toStatus(err)
+	}
+	return &botpb.UndoReply{}, nil
+}
+
+// TimeLeft serves Bot.TimeLeft.
+func (s *GRPCServer) TimeLeft(ctx context.Context, r *botpb.TimeLeftRequest) (*botpb.TimeLeftReply, error) {
+	err := s.Impl.TimeLeft(ctx, TimeLeft{Color: r.GetColor(), Left: ms(r.GetMs()), Stones: int(r.GetStones())})
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	return &botpb.TimeLeftReply{}, nil
+}
+
+// GenMove serves Bot.GenMove: progress reports as they come, then the move.
+func (s *GRPCServer) GenMove(r *botpb.GenMoveRequest, stream botpb.Bot_GenMoveServer) error {
+	req := GenMoveRequest{MoveTime: ms(r.GetMovetimeMs()), XLeft: ms(r.GetXLeftMs()), OLeft: ms(r.GetOLeftMs())}
+	if d := r.GetDeadlineUnixNano(); d != 0 {
+		req.Deadline = time.Unix(0, d)
+	}
+	var mu sync.Mutex // serialises Send; done drops reports after the move
+	done := false
+	progress := func(p Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !done {
+			_ = stream.Send(&botpb.GenMoveReply{Reply: &botpb.GenMoveReply_Progress{Progress: progressToPB(p)}})
+		}
+	}
+	move, err := s.Impl.GenMove(stream.Context(), req, progress)
+	mu.Lock()
+	done = true
+	mu.Unlock()
+	if err != nil {
+		return toStatus(err)
+	}
+	return stream.Send(&botpb.GenMoveReply{Reply: &botpb.GenMoveReply_Move{Move: move}})
+}
+
+// Solve serves Bot.Solve, pumping requests and replies between the gRPC
+// stream and the SolveStream of Impl.
+func (s *GRPCServer) Solve(stream botpb.Bot_SolveServer) error {
+	ctx, cancel := context.WithCancel(stream.Context())
+	defer cancel()
+	ss, err := s.Impl.Solve(ctx)
+	if err != nil {
+		return toStatus(err)
+	}
+	go func() {
+		defer ss.CloseSend()
+		for {
+			r, err := stream.Recv()
+			if err != nil {
+				return // io.EOF: the host closed its side; otherwise ctx ends too
+			}
+			if ss.Send(solveRequestFromPB(r)) != nil {
+				return
+			}
+		}
+	}()
+	for {
+		r, err := ss.Recv()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return toStatus(err)
+		}
+		if err := stream.Send(solveReplyToPB(r)); err != nil {
+			return err
+		}
+	}
+}
+
+// Error is an error that crossed the wire, from the bot or the transport,
+// with its gRPC status: status.Code, status.FromError and errors.As see it.
+// It unwraps to context.DeadlineExceeded and context.Canceled for those codes.
+type Error struct {
+	// Op is the call: "info", "newgame", "play", "undo", "timeleft",
+	// "genmove" or "solve".
+	Op     string
+	status *status.Status
+}
+
+// Error returns the op and the message; the code too unless the message is
+// the bot's own words (InvalidArgument, FailedPrecondition, Unimplemented,
+// Unknown, Internal).
+func (e *Error) Error() string {
+	switch e.Code() {
+	case codes.InvalidArgument, codes.FailedPrecondition, codes.Unimplemented, codes.Unknown, codes.Internal:
+		return e.Op + ": " + e.status.Message()
+	}
+	return fmt.Sprintf("%s: %s: %s", e.Op, e.Code(), e.status.Message())
+}
+
+// Code is the gRPC status code.
+func (e *Error) Code() codes.Code { return e.status.Code() }
+
+// Message is the status message alone: the bot's words for a refusal.
+func (e *Error) Message() string { return e.status.Message() }
+
+// GRPCStatus returns the status, for status.FromError and status.Code.
+func (e *Error) GRPCStatus() *status.Status { return e.status }
+
+// Unwrap returns context.DeadlineExceeded or context.Canceled for those
+// codes, so errors.Is works as on a local call; nil otherwise.
+func (e *Error) Unwrap() error {
+	switch e.Code() {
+	case codes.DeadlineExceeded:
+		return context.DeadlineExceeded
+	case codes.Canceled:
+		return context.Canceled
+	}
+	return nil
+}
+
+// wireError wraps an error from a gRPC call as an *Error; nil stays nil.
+func wireError(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	st, ok := status.FromError(err)
+	if !ok {
+		st = status.FromContextError(err) // Unknown unless a context error
+	}
+	return &Error{Op: op, status: st}
+}
+
+// toStatus turns an error of Impl into a gRPC status error: a status is kept,
+// a context error becomes DeadlineExceeded or Canceled, the rest Unknown.
+func toStatus(err error) error {
+	if st, ok := status.FromError(err); ok {
+		return st.Err()
+	}
+	return status.FromContextError(err).Err()
+}
+
+func ms(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
+
+func progressToPB(p Progress) *botpb.Progress {
+	return &botpb.Progress{Depth: int32(p.Depth), Score: int32(p.Score), BestMove: p.BestMove, Nodes: p.Nodes, Pv: p.PV}
+}
+
+func progressFromPB(p *botpb.Progress) Progress {
+	return Progress{Depth: int(p.GetDepth()), Score: int(p.GetScore()), BestMove: p.GetBestMove(), Nodes: p.GetNodes(), PV: p.GetPv()}
+}
+
+func solveRequestToPB(r SolveRequest) *botpb.SolveRequest {
+	return &botpb.SolveRequest{
+		Id: r.ID, Rules: r.Rules, Moves: r.Moves, Analyze: r.Analyze, Weak: r.Weak,
+		TimeoutMs: r.Timeout.Milliseconds(),
+	}
+}
+
+func solveRequestFromPB(r *botpb.SolveRequest) SolveRequest {
+	return SolveRequest{
+		ID: r.GetId(), Rules: r.GetRules(), Moves: r.GetMoves(), Analyze: r.GetAnalyze(),
+		Weak: r.GetWeak(), Timeout: ms(r.GetTimeoutMs()),
+	}
+}
+
+func solveReplyToPB(r SolveReply) *botpb.SolveReply {
+	scores := make([]int32, len(r.Scores))
+	for i, v := range r.Scores {
+		scores[i] = int32(v)
+	}
+	return &botpb.SolveReply{
+		Id: r.ID, Known: r.Known, Score: int32(r.Score), Scores: scores,
+		Valid: r.Valid, Nodes: r.Nodes, Error: r.Error,
+	}
+}
+
+func solveReplyFromPB(r *botpb.SolveReply) SolveReply {
+	var scores []int
+	if len(r.GetScores()) > 0 {
+		scores = make([]int, len(r.GetScores()))
+		for i, v := range r.GetScores() {
+			scores[i] = int(v)
+		}
+	}
+	return SolveReply{
+		ID: r.GetId(), Known: r.GetKnown(), Score: int(r.GetScore()), Scores: scores,
+		Valid: r.GetValid(), Nodes: r.GetNodes(), Error: r.GetError(),
+	}
+}

@@ -1,0 +1,3 @@
+package botpb
+
+//go:generate bash generate.sh

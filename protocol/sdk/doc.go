@@ -1,0 +1,22 @@
+// Package sdk is what a kinrow bot author uses. A bot implements Bot (its
+// description and a NewGame that returns a Player) and calls Serve from
+// main; the SDK does the rest:
+//
+//   - the go-plugin handshake and gRPC service (protocol/botapi), a JSON
+//     hclog logger on stderr (Logger, level from KINROW_LOG), exiting when
+//     the host shuts the bot down or dies, and --help;
+//   - its own engine.Position per game, built from the rules and the moves
+//     NewGame brings, with every Play checked for legality (an illegal one
+//     is refused with InvalidArgument) and Undo applied;
+//   - options checked against Info().Options (OptionSet) before NewGame, so
+//     unknown options and out-of-range values are refused in the host's
+//     words;
+//   - GenMove with that position and a context carrying the request's
+//     deadline; the move is sent in notation (an illegal one too, with a
+//     warning in the log: the host referees);
+//   - the Solve stream, for a Bot that is also a Solver: one request at a
+//     time, each with its own timeout.
+//
+// The smallest bot is bots/random. Optional interfaces: Observer and
+// TimeKeeper on the Player, Solver on the Bot.
+package sdk

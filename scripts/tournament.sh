@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Round robin of every installed bot on a few rule sets; the tables go to a file.
+#
+#   scripts/tournament.sh                       # defaults below
+#   RULES="connect4 gomoku" GAMES=10 MOVETIME=200ms OUT=results.md scripts/tournament.sh
+#
+# The bots are the ones the host finds (kinrow-bots); each rule set is one
+# `kinrow match` round robin with records in OUT's directory.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+KINROW=${KINROW:-$here/../bin/kinrow}
+RULES=${RULES:-"connect4 gomoku mnk:50x50x10"}
+GAMES=${GAMES:-4}
+MOVETIME=${MOVETIME:-100ms}
+CONCURRENCY=${CONCURRENCY:-1}
+OUT=${OUT:-tournament.md}
+EXCLUDE=${EXCLUDE:-}
+
+# Ask the host which bots it finds: the answer to kinrow-bots is one name per
+# line, the first after "= ", ending with an empty line.
+mapfile -t bots < <(printf 'kinrow-bots\nquit\n' | "$KINROW" --log-level off |
+  awk 'NR==1 { sub(/^= ?/, "") } /^$/ { exit } { print }')
+args=()
+for b in "${bots[@]}"; do
+  case " $EXCLUDE " in *" $b "*) continue ;; esac
+  [ -n "$b" ] && args+=(--bot "$b")
+done
+if [ "${#args[@]}" -lt 4 ]; then
+  echo "tournament: fewer than two bots found (${bots[*]:-none}): run make first" >&2
+  exit 2
+fi
+
+{
+  echo "# Round robin: ${bots[*]}"
+  echo
+  echo "Command: RULES=\"$RULES\" GAMES=$GAMES MOVETIME=$MOVETIME scripts/tournament.sh ($(date -u +%Y-%m-%d))"
+  echo
+} >"$OUT"
+for rules in $RULES; do
+  echo "tournament: $rules" >&2
+  {
+    echo "## $rules"
+    echo
+    echo '```'
+    "$KINROW" match --log-level warn --rules "$rules" "${args[@]}" --games "$GAMES" \
+      --movetime "$MOVETIME" --concurrency "$CONCURRENCY" --random-plies 2 \
+      --out "${OUT%.*}-${rules//[:]/_}.jsonl"
+    echo '```'
+    echo
+  } >>"$OUT"
+done
+echo "tournament: tables in $OUT" >&2
