@@ -38,6 +38,7 @@ func (f *fakeBot) GenMove(context.Context, referee.MoveRequest) (string, error) 
 	if f.last {
 		m = legal[len(legal)-1]
 	}
+	f.pos.Play(m)
 	return f.pos.Rules().FormatMove(m), nil
 }
 func (f *fakeBot) Exit() (bool, string) { return f.killed, "killed" }

@@ -47,10 +47,13 @@ func (f *fakeBot) GenMove(ctx context.Context, _ referee.MoveRequest) (string, e
 	case "slow":
 		<-ctx.Done()
 		return "", ctx.Err()
-	case "random":
-		return f.pos.Rules().FormatMove(legal[f.rng.IntN(len(legal))]), nil
 	}
-	return f.pos.Rules().FormatMove(legal[0]), nil
+	m := legal[0]
+	if f.kind == "random" {
+		m = legal[f.rng.IntN(len(legal))]
+	}
+	f.pos.Play(m)
+	return f.pos.Rules().FormatMove(m), nil
 }
 func (f *fakeBot) Exit() (bool, string) { return f.exited, "exit status 3" }
 func (f *fakeBot) Kill()                { f.exited = true }

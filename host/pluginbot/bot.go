@@ -205,7 +205,7 @@ func (b *Bot) Undo(ctx context.Context) error { return b.wrap(b.api.Undo(ctx)) }
 // GenMove asks the bot for a move, logging the progress it streams.
 func (b *Bot) GenMove(ctx context.Context, req referee.MoveRequest) (string, error) {
 	move, err := b.api.GenMove(ctx, botapi.GenMoveRequest{
-		Deadline: req.Deadline, MoveTime: req.MoveTime, XLeft: req.Left[0], OLeft: req.Left[1],
+		Deadline: req.Deadline, MoveTime: req.MoveTime, XLeft: req.Left[0], OLeft: req.Left[1], Play: true,
 	}, func(p botapi.Progress) {
 		b.log.Debug("thinking", "depth", p.Depth, "score", p.Score, "best", p.BestMove, "nodes", p.Nodes)
 	})

@@ -175,7 +175,7 @@ func (g *Game) Play(ctx context.Context, c engine.Color, m engine.Move) error {
 	if err := g.check(c, m); err != nil {
 		return err
 	}
-	g.apply(ctx, m, 0)
+	g.apply(ctx, m, 0, nil)
 	return nil
 }
 
@@ -193,13 +193,19 @@ func (g *Game) check(c engine.Color, m engine.Move) error {
 }
 
 // apply plays a checked move, records it, charges the clock, tells the
-// players and closes the record if the game ended.
-func (g *Game) apply(ctx context.Context, m engine.Move, took time.Duration) {
+// players (but from, which played it itself) and closes the record if the
+// game ended.
+func (g *Game) apply(ctx context.Context, m engine.Move, took time.Duration, from Player) {
 	c := g.pos.ToMove()
 	g.pos.Play(m)
 	g.rec.Add(g.pos.Rules(), m, c, took)
 	g.clocks[c].spend(g.cfg.Clock, took)
-	g.notify(ctx, func(p Player) error { return p.Play(ctx, m) })
+	g.notify(ctx, func(p Player) error {
+		if p == from {
+			return nil
+		}
+		return p.Play(ctx, m)
+	})
 	switch res := g.pos.Result(); res {
 	case engine.XWins, engine.OWins:
 		g.rec.Finish(res, record.ReasonWin, "", "", g.cfg.Now())
@@ -320,7 +326,7 @@ func (g *Game) GenMove(ctx context.Context, c engine.Color) (Outcome, error) {
 	if err := g.pos.Check(m); err != nil {
 		return g.forfeit(c, p, record.ForfeitIllegalMove, fmt.Sprintf("%s answered an illegal move %s: %v", who, text, err), took), nil
 	}
-	g.apply(ctx, m, took)
+	g.apply(ctx, m, took, p)
 	return Outcome{Move: m, Played: true, Took: took}, nil
 }
 

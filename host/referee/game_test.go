@@ -35,7 +35,13 @@ func (f *fakePlayer) Play(_ context.Context, m engine.Move) error {
 }
 func (f *fakePlayer) Undo(context.Context) error { f.pos.Undo(); return nil }
 func (f *fakePlayer) GenMove(ctx context.Context, _ MoveRequest) (string, error) {
-	return f.answer(ctx, f.pos)
+	text, err := f.answer(ctx, f.pos)
+	if err == nil { // play it, as a bot does
+		if m, perr := f.pos.Rules().ParseMove(text); perr == nil && f.pos.Legal(m) {
+			f.pos.Play(m)
+		}
+	}
+	return text, err
 }
 func (f *fakePlayer) Exit() (bool, string) { return f.exited, "exit status 3" }
 func (f *fakePlayer) Kill()                { f.killed = true }

@@ -20,7 +20,10 @@ type Player interface {
 	Play(ctx context.Context, m engine.Move) error
 	// Undo tells the player the last move was taken back.
 	Undo(ctx context.Context) error
-	// GenMove asks for a move in the player's notation ("resign" to resign).
+	// GenMove asks for a move in the player's notation ("resign" to resign)
+	// and plays it on the player's own board, as GTP's genmove does: the
+	// referee does not send a player its own move with Play. A player must
+	// not play an illegal move it answers.
 	GenMove(ctx context.Context, req MoveRequest) (string, error)
 	// Exit reports whether the player's process has exited, and how.
 	Exit() (exited bool, how string)

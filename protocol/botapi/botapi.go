@@ -176,6 +176,9 @@ type GenMoveRequest struct {
 	MoveTime time.Duration
 	// XLeft and OLeft are both sides' clocks, if timed.
 	XLeft, OLeft time.Duration
+	// Play asks the bot to play the move it answers on its own board (as
+	// GTP's genmove does), so the host does not send it back with Play.
+	Play bool
 }
 
 // Progress is a search report while thinking.

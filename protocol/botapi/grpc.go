@@ -108,6 +108,7 @@ func (c *GRPCClient) GenMove(ctx context.Context, req GenMoveRequest, progress f
 		MovetimeMs: req.MoveTime.Milliseconds(),
 		XLeftMs:    req.XLeft.Milliseconds(),
 		OLeftMs:    req.OLeft.Milliseconds(),
+		Play:       req.Play,
 	}
 	if !req.Deadline.IsZero() {
 		pb.DeadlineUnixNano = req.Deadline.UnixNano()
@@ -241,7 +242,7 @@ func (s *GRPCServer) TimeLeft(ctx context.Context, r *botpb.TimeLeftRequest) (*b
 
 // GenMove serves Bot.GenMove: progress reports as they come, then the move.
 func (s *GRPCServer) GenMove(r *botpb.GenMoveRequest, stream botpb.Bot_GenMoveServer) error {
-	req := GenMoveRequest{MoveTime: ms(r.GetMovetimeMs()), XLeft: ms(r.GetXLeftMs()), OLeft: ms(r.GetOLeftMs())}
+	req := GenMoveRequest{MoveTime: ms(r.GetMovetimeMs()), XLeft: ms(r.GetXLeftMs()), OLeft: ms(r.GetOLeftMs()), Play: r.GetPlay()}
 	if d := r.GetDeadlineUnixNano(); d != 0 {
 		req.Deadline = time.Unix(0, d)
 	}

@@ -713,8 +713,12 @@ type GenMoveRequest struct {
 	MovetimeMs       int64 `protobuf:"varint,2,opt,name=movetime_ms,json=movetimeMs,proto3" json:"movetime_ms,omitempty"`
 	XLeftMs          int64 `protobuf:"varint,3,opt,name=x_left_ms,json=xLeftMs,proto3" json:"x_left_ms,omitempty"`
 	OLeftMs          int64 `protobuf:"varint,4,opt,name=o_left_ms,json=oLeftMs,proto3" json:"o_left_ms,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// Play the answered move on the bot's own board, as GTP's genmove does;
+	// the host then does not send it back with Play. A bot answering an
+	// illegal move must not play it (the host forfeits the game anyway).
+	Play          bool `protobuf:"varint,5,opt,name=play,proto3" json:"play,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GenMoveRequest) Reset() {
@@ -773,6 +777,13 @@ func (x *GenMoveRequest) GetOLeftMs() int64 {
 		return x.OLeftMs
 	}
 	return 0
+}
+
+func (x *GenMoveRequest) GetPlay() bool {
+	if x != nil {
+		return x.Play
+	}
+	return false
 }
 
 // Progress is a search report while thinking.
@@ -1168,13 +1179,14 @@ const file_bot_proto_rawDesc = "" +
 	"\x05color\x18\x01 \x01(\tR\x05color\x12\x0e\n" +
 	"\x02ms\x18\x02 \x01(\x03R\x02ms\x12\x16\n" +
 	"\x06stones\x18\x03 \x01(\x05R\x06stones\"\x0f\n" +
-	"\rTimeLeftReply\"\x97\x01\n" +
+	"\rTimeLeftReply\"\xab\x01\n" +
 	"\x0eGenMoveRequest\x12,\n" +
 	"\x12deadline_unix_nano\x18\x01 \x01(\x03R\x10deadlineUnixNano\x12\x1f\n" +
 	"\vmovetime_ms\x18\x02 \x01(\x03R\n" +
 	"movetimeMs\x12\x1a\n" +
 	"\tx_left_ms\x18\x03 \x01(\x03R\axLeftMs\x12\x1a\n" +
-	"\to_left_ms\x18\x04 \x01(\x03R\aoLeftMs\"y\n" +
+	"\to_left_ms\x18\x04 \x01(\x03R\aoLeftMs\x12\x12\n" +
+	"\x04play\x18\x05 \x01(\bR\x04play\"y\n" +
 	"\bProgress\x12\x14\n" +
 	"\x05depth\x18\x01 \x01(\x05R\x05depth\x12\x14\n" +
 	"\x05score\x18\x02 \x01(\x05R\x05score\x12\x1b\n" +

@@ -234,6 +234,11 @@ func (a *adapter) GenMove(ctx context.Context, req botapi.GenMoveRequest, progre
 	text := g.rules.FormatMove(m)
 	if err := pos.Check(m); err != nil {
 		a.log.Warn("the player answered an illegal move; sending it anyway", "move", text, "error", err)
+	} else if req.Play {
+		pos.Play(m)
+		if o, ok := g.player.(Observer); ok {
+			o.Played(pos, m)
+		}
 	}
 	a.log.Debug("genmove", "move", text, "took", time.Since(start))
 	return text, nil

@@ -1,0 +1,276 @@
+package pluginbot
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/host/botpath"
+	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/internal/testbuild"
+)
+
+// binDir holds the bots built by TestMain (test-only package state).
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "kinrow-pluginbot-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	code := 1
+	if err := testbuild.Build(dir, "hang"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	} else {
+		code = m.Run()
+	}
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func newLoader(t testing.TB) *Loader {
+	t.Helper()
+	l, err := NewLoader(LoaderConfig{Finder: botpath.Finder{Dirs: []string{binDir}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Close)
+	return l
+}
+
+func alive(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	return err == nil && !containsState(string(stat), "Z")
+}
+
+func containsState(stat, state string) bool {
+	for i := len(stat) - 1; i > 0; i-- {
+		if stat[i] == ')' {
+			return len(stat) > i+2 && stat[i+2:i+3] == state
+		}
+	}
+	return false
+}
+
+func TestStdinIsDevNullAndOwnProcessGroup(t *testing.T) {
+	l := newLoader(t)
+	b, err := l.Start(context.Background(), "random", "random", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	pid := b.pid()
+	target, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/0", pid))
+	if err != nil || target != os.DevNull {
+		t.Errorf("bot stdin is %q (%v), want %s", target, err, os.DevNull)
+	}
+	pgid, err := syscall.Getpgid(pid)
+	if err != nil || pgid != pid {
+		t.Errorf("bot process group %d (%v), want its own (%d)", pgid, err, pid)
+	}
+}
+
+func TestKillOfAFrozenBotIsBounded(t *testing.T) {
+	l := newLoader(t)
+	b, err := l.Start(context.Background(), "random", "random", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := b.pid()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	b.Close() // graceful first: the frozen bot cannot answer, so it is killed
+	if took := time.Since(start); took > closeTimeout+killTimeout {
+		t.Errorf("Close of a frozen bot took %v", took)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for alive(pid) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if alive(pid) {
+		t.Errorf("frozen bot %d still alive", pid)
+	}
+	if exited, how := b.Exit(); !exited || how != "killed by the host" {
+		t.Errorf("Exit() = %v, %q", exited, how)
+	}
+}
+
+func TestHungBotIsKilledAtOnce(t *testing.T) {
+	l := newLoader(t)
+	ctx := context.Background()
+	b, err := l.Start(ctx, "hang", "hang", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.NewGame(ctx, referee.Setup{Rules: engine.Connect4(), Color: engine.X}); err != nil {
+		t.Fatal(err)
+	}
+	callCtx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = b.GenMove(callCtx, referee.MoveRequest{Deadline: time.Now().Add(100 * time.Millisecond)})
+	if err == nil || time.Since(start) > time.Second {
+		t.Fatalf("GenMove of a hung bot: %v after %v", err, time.Since(start))
+	}
+	start = time.Now()
+	b.Kill()
+	if took := time.Since(start); took > killTimeout {
+		t.Errorf("Kill took %v", took)
+	}
+}
+
+func TestNoGoroutineOrDescriptorLeaks(t *testing.T) {
+	l := newLoader(t)
+	ctx := context.Background()
+	cycle := func() {
+		b, err := l.Start(ctx, "random", "random", map[string]string{"seed": "1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.NewGame(ctx, referee.Setup{Rules: engine.Connect4(), Color: engine.X}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.GenMove(ctx, referee.MoveRequest{Deadline: time.Now().Add(time.Second)}); err != nil {
+			t.Fatal(err)
+		}
+		b.Close()
+	}
+	cycle()
+	settle := func() (int, int) {
+		time.Sleep(200 * time.Millisecond)
+		runtime.GC()
+		fds, _ := os.ReadDir("/proc/self/fd")
+		return runtime.NumGoroutine(), len(fds)
+	}
+	g0, f0 := settle()
+	for i := 0; i < 10; i++ {
+		cycle()
+	}
+	g1, f1 := settle()
+	if g1 > g0+2 || f1 > f0+2 {
+		t.Errorf("after 10 start/close cycles: goroutines %d -> %d, fds %d -> %d", g0, g1, f0, f1)
+	}
+	left, _ := filepath.Glob(filepath.Join(l.SocketDir(), "*"))
+	if len(left) != 0 {
+		t.Errorf("sockets left behind: %v", left)
+	}
+}
+
+func TestDefaultIsStrongestThatPlays(t *testing.T) {
+	l := newLoader(t)
+	name, err := l.Default(context.Background(), engine.Connect4())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name == "hang" { // test bots have negative strength
+		t.Errorf("default bot is the test bot %q", name)
+	}
+	empty, err := NewLoader(LoaderConfig{Finder: botpath.Finder{Dirs: []string{t.TempDir()}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer empty.Close()
+	if _, err := empty.Default(context.Background(), engine.Connect4()); err == nil {
+		t.Errorf("a loader with no bots found a default")
+	}
+}
+
+// percentiles reports the median and p99 of ds as benchmark metrics.
+func percentiles(b *testing.B, ds []time.Duration) {
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	if len(ds) == 0 {
+		return
+	}
+	b.ReportMetric(float64(ds[len(ds)/2].Microseconds()), "median-µs")
+	b.ReportMetric(float64(ds[len(ds)*99/100].Microseconds()), "p99-µs")
+}
+
+// BenchmarkRoundTrip measures, in one run, a bare gRPC unary call to a bot
+// (Info), the plugin GenMove round trip (host→bot→host, streaming), and the
+// referee's whole GenMove (deadline, checks, recording, notifying both bots),
+// so the host's overhead is their difference.
+func BenchmarkRoundTrip(b *testing.B) {
+	l := newLoader(b)
+	ctx := context.Background()
+	bot, err := l.Start(ctx, "random", "random", map[string]string{"seed": "1"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer bot.Close()
+	if err := bot.NewGame(ctx, referee.Setup{Rules: engine.Connect4(), Color: engine.X}); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("unary-info", func(b *testing.B) {
+		ds := make([]time.Duration, 0, b.N)
+		for b.Loop() {
+			t0 := time.Now()
+			if _, err := bot.api.Info(ctx); err != nil {
+				b.Fatal(err)
+			}
+			ds = append(ds, time.Since(t0))
+		}
+		percentiles(b, ds)
+	})
+	b.Run("plugin-genmove", func(b *testing.B) {
+		ds := make([]time.Duration, 0, b.N)
+		for b.Loop() {
+			t0 := time.Now()
+			if _, err := bot.GenMove(ctx, referee.MoveRequest{Deadline: time.Now().Add(time.Second)}); err != nil {
+				b.Fatal(err)
+			}
+			ds = append(ds, time.Since(t0))
+			if err := bot.Undo(ctx); err != nil { // the bot played it; take it back (untimed)
+				b.Fatal(err)
+			}
+		}
+		percentiles(b, ds)
+	})
+	b.Run("referee-genmove", func(b *testing.B) {
+		g := referee.New(engine.Connect4(), referee.Config{})
+		if err := g.Attach(ctx, engine.X, bot); err != nil {
+			b.Fatal(err)
+		}
+		ds := make([]time.Duration, 0, b.N)
+		for b.Loop() {
+			t0 := time.Now()
+			out, err := g.GenMove(ctx, engine.X)
+			if err != nil || !out.Played {
+				b.Fatalf("%v %+v", err, out)
+			}
+			ds = append(ds, time.Since(t0))
+			if err := g.Undo(ctx); err != nil { // back to x to move (one more RPC, untimed)
+				b.Fatal(err)
+			}
+		}
+		percentiles(b, ds)
+	})
+}
+
+// BenchmarkStart measures a bot's start-up: launch to ready (handshake and
+// Info), then a graceful close.
+func BenchmarkStart(b *testing.B) {
+	l := newLoader(b)
+	ctx := context.Background()
+	ds := make([]time.Duration, 0, b.N)
+	for b.Loop() {
+		t0 := time.Now()
+		bot, err := l.Start(ctx, "random", "random", nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ds = append(ds, time.Since(t0))
+		bot.Close()
+	}
+	percentiles(b, ds)
+}
