@@ -1,0 +1,82 @@
+package pluginbot
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/host/match"
+	"github.com/kinrow/kinrow/host/referee"
+)
+
+// inProcessRandom is a random player without a plugin boundary: the
+// baseline for the referee's own cost per game.
+type inProcessRandom struct {
+	name string
+	pos  *engine.Position
+	rng  *rand.Rand
+	buf  []engine.Move
+}
+
+func (r *inProcessRandom) Name() string { return r.name }
+func (r *inProcessRandom) NewGame(_ context.Context, s referee.Setup) error {
+	r.pos = engine.NewPosition(s.Rules)
+	return r.pos.PlayMoveList(s.Moves)
+}
+func (r *inProcessRandom) Play(_ context.Context, m engine.Move) error { return r.pos.Apply(m) }
+func (r *inProcessRandom) Undo(context.Context) error                  { r.pos.Undo(); return nil }
+func (r *inProcessRandom) GenMove(context.Context, referee.MoveRequest) (string, error) {
+	r.buf = r.pos.LegalMoves(r.buf[:0])
+	m := r.buf[r.rng.IntN(len(r.buf))]
+	r.pos.Play(m)
+	return r.pos.Rules().FormatMove(m), nil
+}
+func (r *inProcessRandom) Exit() (bool, string) { return false, "" }
+func (r *inProcessRandom) Kill()                {}
+func (r *inProcessRandom) Close()               {}
+
+type inProcessLoader struct{ n atomic.Uint64 }
+
+func (l *inProcessLoader) Load(_ context.Context, _, display string, _ map[string]string) (referee.Player, error) {
+	return &inProcessRandom{name: display, rng: rand.New(rand.NewPCG(l.n.Add(1), 7))}, nil
+}
+
+// cpuTime is this process's user+system CPU time (bots are other processes).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func benchGames(b *testing.B, loader match.Loader, concurrency int) {
+	cfg := match.Config{
+		Rules: engine.Connect4(), Bots: []match.BotSpec{{Name: "random"}, {Name: "random"}},
+		Games: b.N, Concurrency: concurrency, Seed: 1,
+		Clock: referee.Clock{MoveTime: time.Second}, Loader: loader,
+	}
+	b.ResetTimer()
+	cpu0, t0 := cpuTime(), time.Now()
+	sum, err := match.Run(context.Background(), cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	elapsed, cpu := time.Since(t0), cpuTime()-cpu0
+	if sum.Games != b.N {
+		b.Fatalf("%d games of %d", sum.Games, b.N)
+	}
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "games/s")
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "host-cpu-µs/game")
+}
+
+// BenchmarkRandomGames plays random-vs-random Connect-4 through the
+// referee: with plugin bots (real subprocesses) at concurrency 1 and 2,
+// and in one process without plugins, in the same run.
+func BenchmarkRandomGames(b *testing.B) {
+	b.Run("plugins-j1", func(b *testing.B) { benchGames(b, newLoader(b), 1) })
+	b.Run("plugins-j2", func(b *testing.B) { benchGames(b, newLoader(b), 2) })
+	b.Run("in-process", func(b *testing.B) { benchGames(b, &inProcessLoader{}, 1) })
+}
