@@ -282,3 +282,22 @@ func TestInterruptKeepsFinishedGames(t *testing.T) {
 		t.Errorf("interrupted %v, all killed %v", sum.Interrupted, loader.allKilled())
 	}
 }
+
+func FuzzParseOpenings(f *testing.F) {
+	f.Add("4453\n# c\n44\n", uint8(0))
+	f.Add("h8 h9\nj10,k11\n", uint8(1))
+	f.Fuzz(func(t *testing.T, text string, which uint8) {
+		rules := []engine.Rules{engine.Connect4(), {Kind: engine.MNK, Rows: 15, Cols: 15, K: 5}}
+		r := rules[int(which)%len(rules)]
+		ops, err := ParseOpenings(r, strings.NewReader(text), "f")
+		if err != nil {
+			return
+		}
+		for _, o := range ops {
+			p := engine.NewPosition(r)
+			if err := p.PlayMoveList(o); err != nil || p.Result() != engine.Open {
+				t.Fatalf("accepted opening %v: %v", o, err)
+			}
+		}
+	})
+}
