@@ -41,6 +41,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return serve(ctx, args[1:], stdin, stdout, stderr)
 		case "match":
 			return matchCmd(ctx, args[1:], stdout, stderr)
+		case "solve":
+			return solveCmd(ctx, args[1:], stdin, stdout, stderr)
 		case "help", "-h", "--help", "-help":
 			usage(stdout)
 			return 0
@@ -58,6 +60,7 @@ func usage(w io.Writer) {
 Usage:
   kinrow [serve] [flags]   speak the text protocol on stdin/stdout (docs/PROTOCOL.md)
   kinrow match [flags]     play automated matches and tournaments (docs/MATCHES.md)
+  kinrow solve [flags]     solve positions read from stdin (kinrow solve -h)
   kinrow help              this text
   kinrow version           the version
 

@@ -190,6 +190,7 @@ func (s *Server) commands() map[string]handler {
 		"kinrow-unload":   {"COLOR", 1, 1, s.cmdUnload},
 		"kinrow-result":   {"", 0, 0, s.cmdResult},
 		"kinrow-record":   {"", 0, 0, s.cmdRecord},
+		"kinrow-solve":    {"[analyze] [weak]", 0, 2, s.cmdSolve},
 	}
 	return m
 }

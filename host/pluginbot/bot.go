@@ -3,6 +3,7 @@ package pluginbot
 import (
 	"context"
 	"fmt"
+	"io"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -307,4 +308,25 @@ func (b *Bot) killGroup(done <-chan struct{}) {
 		b.onKill()
 		b.onKill = nil
 	}
+}
+
+// API returns the bot's wire-level interface, e.g. for a Solve stream.
+func (b *Bot) API() botapi.Bot { return b.api }
+
+// Solve asks the bot for the value of one position over a stream of its own.
+func (b *Bot) Solve(ctx context.Context, req botapi.SolveRequest) (botapi.SolveReply, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s, err := b.api.Solve(ctx)
+	if err != nil {
+		return botapi.SolveReply{}, b.wrap(err)
+	}
+	if err := s.Send(req); err != nil && err != io.EOF {
+		return botapi.SolveReply{}, b.wrap(err)
+	}
+	if err := s.CloseSend(); err != nil {
+		return botapi.SolveReply{}, b.wrap(err)
+	}
+	r, err := s.Recv()
+	return r, b.wrap(err)
 }

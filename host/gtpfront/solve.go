@@ -1,0 +1,100 @@
+package gtpfront
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/kinrow/kinrow/protocol/botapi"
+)
+
+// Solver is a player that can solve positions (a bot implementing the
+// plugin contract's Solve).
+type Solver interface {
+	Solve(ctx context.Context, req botapi.SolveRequest) (botapi.SolveReply, error)
+}
+
+// FormatSolve prints a solve answer as `kinrow solve` does: "MOVES SCORE",
+// with analyze "MOVES SCORE S1 ... SC" ('-' for a move that cannot be
+// played), with weak only the signs, or "MOVES ? REASON". moves may be ""
+// (the protocol's kinrow-solve leaves it out).
+func FormatSolve(moves string, r botapi.SolveReply, analyze, weak bool) string {
+	prefix := ""
+	if moves != "" {
+		prefix = moves + " "
+	}
+	switch {
+	case r.Error != "":
+		return prefix + "? " + r.Error
+	case !r.Known:
+		return prefix + "? unknown: not solved within the time limit"
+	}
+	score := r.Score
+	if weak {
+		score = sign(score)
+	}
+	parts := []string{strconv.Itoa(score)}
+	if analyze {
+		for i, s := range r.Scores {
+			switch {
+			case i < len(r.Valid) && !r.Valid[i]:
+				parts = append(parts, "-")
+			case weak:
+				parts = append(parts, strconv.Itoa(sign(s)))
+			default:
+				parts = append(parts, strconv.Itoa(s))
+			}
+		}
+	}
+	return prefix + strings.Join(parts, " ")
+}
+
+func sign(v int) int {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
+}
+
+// cmdSolve answers kinrow-solve [analyze] [weak] for the current position
+// with the bot of the side to move (or the default bot).
+func (s *Server) cmdSolve(ctx context.Context, a []string) (string, error) {
+	var analyze, weak bool
+	for _, w := range a {
+		switch strings.ToLower(w) {
+		case "analyze":
+			analyze = true
+		case "weak":
+			weak = true
+		default:
+			return "", fmt.Errorf("%w: want kinrow-solve [analyze] [weak], got %q", errSyntax, w)
+		}
+	}
+	c := s.game.Position().ToMove()
+	if err := s.ensure(ctx, c); err != nil {
+		return "", err
+	}
+	p := s.sides[c].player
+	solver, ok := p.(Solver)
+	if !ok {
+		return "", fmt.Errorf("%s (%s) cannot solve positions", c, p.Name())
+	}
+	moves := s.game.Position().Moves(nil)
+	texts := make([]string, len(moves))
+	for i, m := range moves {
+		texts[i] = s.game.Rules().FormatMove(m)
+	}
+	r, err := solver.Solve(ctx, botapi.SolveRequest{ID: 1, Rules: s.game.Rules().String(), Moves: texts, Analyze: analyze, Weak: weak})
+	if err != nil {
+		return "", fmt.Errorf("%s (%s) failed to solve: %w", c, p.Name(), err)
+	}
+	out := FormatSolve("", r, analyze, weak)
+	if strings.HasPrefix(out, "? ") {
+		return "", fmt.Errorf("%s", strings.TrimPrefix(out, "? "))
+	}
+	return out, nil
+}
