@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/kinrow/kinrow/bots/alphabeta/search"
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/protocol/botapi"
+	"github.com/kinrow/kinrow/protocol/sdk"
+)
+
+type alphabeta struct{}
+
+func (alphabeta) Info() botapi.Info {
+	return botapi.Info{
+		Name: "alphabeta", Version: "0.1", Author: "kinrow", Strength: 40,
+		Kinds: []string{"connectx", "mnk"},
+		Options: []botapi.Option{
+			{Name: "tt", Type: botapi.OptionInt, Default: "64", Min: 1, Max: 4096, Help: "transposition table size in MiB"},
+			{Name: "branching", Type: botapi.OptionInt, Default: "16", Min: 1, Max: 256, Help: "candidate moves searched per node (not when solving)"},
+		},
+	}
+}
+
+func (alphabeta) NewGame(_ context.Context, g sdk.Game) (sdk.Player, error) {
+	s, err := search.New(g.Rules, search.Options{TTMiB: int(g.Values.Int("tt")), MaxBranch: int(g.Values.Int("branching"))})
+	if err != nil {
+		return nil, err
+	}
+	return &player{s: s, clock: g.Time}, nil
+}
+
+// player answers each move with an iterative-deepening search.
+type player struct {
+	s     *search.Searcher
+	clock botapi.TimeControl
+}
+
+// budget is the time to spend on this move: the whole per-move time less a
+// margin, or, with a game clock, a share of what is left.
+func (p *player) budget(ctx context.Context, pos *engine.Position) time.Time {
+	d, ok := ctx.Deadline()
+	if !ok {
+		return time.Now().Add(time.Second)
+	}
+	left := time.Until(d)
+	if p.clock.Main > 0 || p.clock.Byo > 0 {
+		moves := max(8, (pos.Rules().Cells()-pos.Ply())/2)
+		share := left/time.Duration(moves) + p.clock.Increment
+		left = min(left, share)
+	}
+	margin := min(20*time.Millisecond, left/10)
+	return time.Now().Add(left - margin)
+}
+
+func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(botapi.Progress)) (engine.Move, error) {
+	ctx, cancel := context.WithDeadline(ctx, p.budget(ctx, pos))
+	defer cancel()
+	m, _, err := p.s.BestMove(ctx, pos, func(r search.Report) {
+		report(botapi.Progress{Depth: r.Depth, Score: int(r.Score), BestMove: pos.Rules().FormatMove(r.Best), Nodes: int64(r.Nodes)})
+	})
+	return m, err
+}
+
+// Solve proves a position: weak (1, 0, -1) for every board; for Connect-X
+// the exact score too, from the distance to the win.
+func (alphabeta) Solve(ctx context.Context, pos *engine.Position, req botapi.SolveRequest) (botapi.SolveReply, error) {
+	s, err := search.New(pos.Rules(), search.Options{TTMiB: 64})
+	if err != nil {
+		return botapi.SolveReply{}, err
+	}
+	value := func(q *engine.Position) (int, error) {
+		if q.Result() != engine.Open {
+			return 0, fmt.Errorf("the game is over")
+		}
+		v, err := s.Value(ctx, q)
+		if err != nil {
+			return 0, err
+		}
+		if req.Weak {
+			return sign(int(v)), nil
+		}
+		return search.Score(q, v), nil
+	}
+	v, err := value(pos)
+	if err != nil {
+		if ctx.Err() != nil {
+			return botapi.SolveReply{ID: req.ID, Nodes: int64(s.Nodes())}, nil
+		}
+		return botapi.SolveReply{ID: req.ID, Error: err.Error()}, nil
+	}
+	reply := botapi.SolveReply{ID: req.ID, Known: true, Score: v}
+	if req.Analyze {
+		n := pos.Rules().Cols
+		if pos.Rules().Kind == engine.MNK {
+			n = pos.Rules().Cells()
+		}
+		q := pos.Clone()
+		for m := engine.Move(0); int(m) < n; m++ {
+			if !q.Legal(m) {
+				if pos.Rules().Kind == engine.ConnectX {
+					reply.Scores, reply.Valid = append(reply.Scores, 0), append(reply.Valid, false)
+				}
+				continue
+			}
+			q.Play(m)
+			var mv int
+			switch q.Result() {
+			case engine.Open:
+				cv, err := value(q)
+				if err != nil {
+					return botapi.SolveReply{ID: req.ID, Nodes: int64(s.Nodes())}, nil
+				}
+				mv = -cv
+			case engine.Draw:
+				mv = 0
+			default: // the move wins at once
+				mv = search.Score(pos, search.Win-1)
+				if req.Weak {
+					mv = 1
+				}
+			}
+			q.Undo()
+			reply.Scores, reply.Valid = append(reply.Scores, mv), append(reply.Valid, true)
+		}
+	}
+	reply.Nodes = int64(s.Nodes())
+	return reply, nil
+}
+
+func sign(v int) int {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
+}
+
+func main() { sdk.Serve(alphabeta{}) }
