@@ -1,0 +1,74 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/kinrow/kinrow/internal/testbuild"
+)
+
+type matchSummary struct {
+	Games    int
+	Pairings []struct {
+		A, B                     string
+		Games, Wins, Draws, Loss int
+		Forfeits                 map[string]map[string]int
+	}
+}
+
+func runMatch(t *testing.T, args ...string) matchSummary {
+	t.Helper()
+	cmd := kinrowCmd(t, append([]string{"match", "--format", "json"}, args...)...)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("kinrow match %v: %v\n%s", args, err, stderr.String())
+	}
+	var sum matchSummary
+	if err := json.Unmarshal([]byte(stdout.String()), &sum); err != nil {
+		t.Fatalf("summary: %v\n%s", err, stdout.String())
+	}
+	return sum
+}
+
+// TestBotsNeverForfeit plays every real bot against random, one game pair on
+// each of several boards at 100 ms per move under the host's referee: no
+// forfeit of any kind is allowed.
+func TestBotsNeverForfeit(t *testing.T) {
+	boards := []string{"tictactoe", "connect4", "gomoku", "mnk:70x70x10", "connectx:38x58x12"}
+	if testing.Short() {
+		boards = boards[:3]
+	}
+	for _, bot := range testbuild.Bots() {
+		if bot == "random" {
+			continue
+		}
+		for _, rules := range boards {
+			t.Run(bot+"/"+rules, func(t *testing.T) {
+				sum := runMatch(t, "--rules", rules, "--bot", bot, "--bot", "random", "--games", "2",
+					"--concurrency", "2", "--movetime", "100ms", "--max-plies", "80")
+				for _, p := range sum.Pairings {
+					for who, f := range p.Forfeits {
+						if len(f) > 0 {
+							t.Errorf("%s forfeited on %s: %v", who, rules, f)
+						}
+					}
+				}
+			})
+		}
+	}
+	checkNoBotProcesses(t)
+}
+
+// TestAlphabetaBeatsRandom: a 20-game Connect-4 match, every game won.
+func TestAlphabetaBeatsRandom(t *testing.T) {
+	if testing.Short() {
+		t.Skip("20 games")
+	}
+	sum := runMatch(t, "--rules", "connect4", "--bot", "alphabeta", "--bot", "random", "--games", "20",
+		"--concurrency", "2", "--movetime", "50ms")
+	if p := sum.Pairings[0]; p.Wins != 20 {
+		t.Errorf("alphabeta won %d of 20 (draws %d, losses %d)", p.Wins, p.Draws, p.Loss)
+	}
+}
