@@ -59,6 +59,7 @@ type Searcher struct {
 	mark      []uint32 // candidate marks, by generation
 	gen       uint32
 	history   []engine.Move
+	sym       *symmetries
 }
 
 // New returns a searcher for rules.
@@ -88,6 +89,10 @@ func New(rules engine.Rules, opt Options) (*Searcher, error) {
 func (s *Searcher) reset(pos *engine.Position) {
 	s.pos = engine.NewPosition(s.rules)
 	s.win = newWindows(s.rules)
+	if s.sym == nil {
+		s.sym = newSymmetries(s.rules)
+	}
+	clear(s.sym.hash)
 	for _, m := range pos.Moves(nil) {
 		s.play(m)
 	}
@@ -123,6 +128,7 @@ func (s *Searcher) play(m engine.Move) {
 	cell := s.pos.Cell(m)
 	s.pos.Play(m)
 	s.win.update(cell, c, 1)
+	s.sym.toggle(cell, c)
 }
 
 func (s *Searcher) undo() {
@@ -134,6 +140,7 @@ func (s *Searcher) undo() {
 	c := s.pos.ToMove().Other()
 	s.pos.Undo()
 	s.win.update(cell, c, -1)
+	s.sym.toggle(cell, c)
 }
 
 // Nodes is the number of nodes searched since the searcher was made.
@@ -233,11 +240,11 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) (int32, error) {
 		s.hitLeaf = true
 		return s.evaluate(), nil
 	}
-	key := p.Hash()
+	key, k := s.sym.key()
 	e := &s.tt[key&s.mask]
 	ttMove := engine.NoMove
 	if e.key == key {
-		ttMove = engine.Move(e.move)
+		ttMove = s.sym.move(engine.Move(e.move), s.sym.inv[k])
 		if int(e.depth) >= depth {
 			v := fromTT(e.value, ply)
 			if (e.flag == flagExact) || (e.flag == flagLower && v >= beta) || (e.flag == flagUpper && v <= alpha) {
@@ -299,7 +306,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) (int32, error) {
 	case best >= beta:
 		flag = flagLower
 	}
-	*e = ttEntry{key: key, value: toTT(best, ply), move: int32(bestMove), depth: int16(depth), flag: flag, heur: s.hitLeaf}
+	*e = ttEntry{key: key, value: toTT(best, ply), move: int32(s.sym.move(bestMove, k)), depth: int16(depth), flag: flag, heur: s.hitLeaf}
 	s.hitLeaf = s.hitLeaf || outerLeaf
 	return best, nil
 }
@@ -353,10 +360,10 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 		if err != nil {
 			break
 		}
-		e := s.tt[pos.Hash()&s.mask]
-		r := Report{Depth: depth, Score: v, Best: engine.Move(e.move), Nodes: s.nodes,
-			Exact: v > Proven || v < -Proven || !s.hitLeaf}
-		if e.key != pos.Hash() || !pos.Legal(r.Best) {
+		e, move, ok := s.root()
+		r := Report{Depth: depth, Score: v, Best: move, Nodes: s.nodes,
+			Exact: v > Proven || v < -Proven || (!s.hitLeaf && !e.heur)}
+		if !ok || !pos.Legal(r.Best) {
 			r.Best = best.Best
 		}
 		best = r
@@ -389,7 +396,7 @@ func (s *Searcher) Solve(ctx context.Context, pos *engine.Position) (int, engine
 			return 0, engine.NoMove, ctx.Err()
 		}
 		if v > Proven || v < -Proven || !s.hitLeaf {
-			m := engine.Move(s.tt[pos.Hash()&s.mask].move)
+			_, m, _ := s.root()
 			switch {
 			case v > Proven:
 				return 1, m, nil
@@ -442,8 +449,8 @@ func (s *Searcher) Value(ctx context.Context, pos *engine.Position) (int32, erro
 	if _, _, err := s.Solve(ctx, pos); err != nil {
 		return 0, err
 	}
-	e := s.tt[pos.Hash()&s.mask]
-	if e.key != pos.Hash() || e.flag != flagExact {
+	e, _, ok := s.root()
+	if !ok || e.flag != flagExact {
 		// Re-search with a full window to read the exact value.
 		v, err := s.negamax(s.rules.Cells()-pos.Ply(), 0, -Win-1, Win+1)
 		if err != nil {
@@ -471,4 +478,15 @@ func Score(pos *engine.Position, v int32) int {
 	t := int(Win + v) // the opponent's winning stone is the t-th ply from now (t even)
 	oppStones := (pos.Ply()+1)/2 + t/2
 	return -(top - oppStones)
+}
+
+// root returns the table's entry for the searcher's current position and
+// its best move mapped back from the table's orientation.
+func (s *Searcher) root() (ttEntry, engine.Move, bool) {
+	key, k := s.sym.key()
+	e := s.tt[key&s.mask]
+	if e.key != key {
+		return e, engine.NoMove, false
+	}
+	return e, s.sym.move(engine.Move(e.move), s.sym.inv[k]), true
 }
