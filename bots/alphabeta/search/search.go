@@ -395,7 +395,11 @@ func (s *Searcher) Solve(ctx context.Context, pos *engine.Position) (int, engine
 		if err != nil {
 			return 0, engine.NoMove, ctx.Err()
 		}
-		if v > Proven || v < -Proven || !s.hitLeaf {
+		// A proved value is the fastest win (slowest loss) only once the
+		// search reaches its distance: shallower, the table may bring in a
+		// slower win found by a deeper search of another root.
+		proved := (v > Proven && int(Win-v) <= depth) || (v < -Proven && int(Win+v) <= depth)
+		if proved || (!s.hitLeaf && depth >= empties) {
 			_, m, _ := s.root()
 			switch {
 			case v > Proven:
