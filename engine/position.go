@@ -224,7 +224,7 @@ func (p *Position) winsAt(cell int, c Color) bool {
 	r0, c0 := cell/cols, cell%cols
 	// Directions: horizontal, vertical, diagonal, anti-diagonal.
 	for d := 0; d < 4; d++ {
-		dr, dc := direction(d)
+		dr, dc := Direction(d)
 		n := 1
 		for r, cc := r0+dr, c0+dc; n < k && r >= 0 && r < rows && cc >= 0 && cc < cols && p.cells[r*cols+cc] == c; r, cc = r+dr, cc+dc {
 			n++
@@ -239,9 +239,9 @@ func (p *Position) winsAt(cell int, c Color) bool {
 	return false
 }
 
-// direction returns the d-th of the four line directions as a (row, column)
-// step: horizontal, vertical, diagonal, anti-diagonal.
-func direction(d int) (dr, dc int) {
+// Direction returns the d-th (0..3) of the four line directions as a (row,
+// column) step: horizontal, vertical, diagonal, anti-diagonal.
+func Direction(d int) (dr, dc int) {
 	switch d {
 	case 0:
 		return 0, 1

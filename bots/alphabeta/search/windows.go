@@ -30,18 +30,6 @@ func newWindows(r engine.Rules) *windows {
 	return w
 }
 
-func step(d int) (int, int) {
-	switch d {
-	case 0:
-		return 0, 1
-	case 1:
-		return 1, 0
-	case 2:
-		return 1, 1
-	}
-	return 1, -1
-}
-
 // value is what one window contributes, from X's view.
 func (w *windows) value(id int) int32 {
 	x, o := w.count[0][id], w.count[1][id]
@@ -59,7 +47,7 @@ func (w *windows) update(cell int, c engine.Color, delta int16) {
 	rows, cols, k := w.rules.Rows, w.rules.Cols, w.rules.K
 	r0, c0 := cell/cols, cell%cols
 	for d := 0; d < 4; d++ {
-		dr, dc := step(d)
+		dr, dc := engine.Direction(d)
 		// Window starts: cell - t*(dr,dc) for t in 0..k-1, whose end fits.
 		for t := 0; t < k; t++ {
 			sr, sc := r0-t*dr, c0-t*dc
@@ -83,7 +71,7 @@ func (w *windows) gain(cell int, c engine.Color) int32 {
 	var g int32
 	o := c.Other()
 	for d := 0; d < 4; d++ {
-		dr, dc := step(d)
+		dr, dc := engine.Direction(d)
 		for t := 0; t < k; t++ {
 			sr, sc := r0-t*dr, c0-t*dc
 			er, ec := sr+(k-1)*dr, sc+(k-1)*dc
