@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/kinrow/kinrow/bots/alphabeta/search"
@@ -11,9 +12,14 @@ import (
 	"github.com/kinrow/kinrow/protocol/sdk"
 )
 
-type alphabeta struct{}
+// alphabeta is the bot; it keeps one searcher per rules for solving, so the
+// transposition table serves every position of a solve run.
+type alphabeta struct {
+	mu      sync.Mutex
+	solvers map[engine.Rules]*search.Searcher
+}
 
-func (alphabeta) Info() botapi.Info {
+func (*alphabeta) Info() botapi.Info {
 	return botapi.Info{
 		Name: "alphabeta", Version: "0.1", Author: "kinrow", Strength: 40,
 		Kinds: []string{"connectx", "mnk"},
@@ -24,7 +30,7 @@ func (alphabeta) Info() botapi.Info {
 	}
 }
 
-func (alphabeta) NewGame(_ context.Context, g sdk.Game) (sdk.Player, error) {
+func (*alphabeta) NewGame(_ context.Context, g sdk.Game) (sdk.Player, error) {
 	s, err := search.New(g.Rules, search.Options{TTMiB: int(g.Values.Int("tt")), MaxBranch: int(g.Values.Int("branching"))})
 	if err != nil {
 		return nil, err
@@ -66,10 +72,16 @@ func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(
 
 // Solve proves a position: weak (1, 0, -1) for every board; for Connect-X
 // the exact score too, from the distance to the win.
-func (alphabeta) Solve(ctx context.Context, pos *engine.Position, req botapi.SolveRequest) (botapi.SolveReply, error) {
-	s, err := search.New(pos.Rules(), search.Options{TTMiB: 64})
-	if err != nil {
-		return botapi.SolveReply{}, err
+func (a *alphabeta) Solve(ctx context.Context, pos *engine.Position, req botapi.SolveRequest) (botapi.SolveReply, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s := a.solvers[pos.Rules()]
+	if s == nil {
+		var err error
+		if s, err = search.New(pos.Rules(), search.Options{TTMiB: 64}); err != nil {
+			return botapi.SolveReply{}, err
+		}
+		a.solvers[pos.Rules()] = s
 	}
 	value := func(q *engine.Position) (int, error) {
 		if q.Result() != engine.Open {
@@ -140,4 +152,4 @@ func sign(v int) int {
 	return 0
 }
 
-func main() { sdk.Serve(alphabeta{}) }
+func main() { sdk.Serve(&alphabeta{solvers: map[engine.Rules]*search.Searcher{}}) }
