@@ -1,7 +1,3 @@
-// Command kinrow is the kinrow host: with no subcommand it speaks the
-// GTP-style text protocol on stdin/stdout (see docs/PROTOCOL.md) and plays
-// with bots loaded as plugins; "kinrow solve" solves positions read from
-// stdin. Logs go to stderr, never stdout.
 package main
 
 import (

@@ -1,0 +1,3 @@
+// Package tb holds what the misbehaving test bots share: a bounded
+// lifetime, a description, a legal player and a CPU-burning hang.
+package tb
