@@ -104,3 +104,6 @@ func TestSetsQuick(t *testing.T) {
 
 func TestSetL3R1Long(t *testing.T) { long(t); checkSet(t, "Test_L3_R1.txt", 0, true) }
 func TestSetL2R1Long(t *testing.T) { long(t); checkSet(t, "Test_L2_R1.txt", 0, true) }
+
+// testingLong reports whether long checks are on (KINROW_LONG=1).
+func testingLong() bool { return os.Getenv("KINROW_LONG") != "" }
