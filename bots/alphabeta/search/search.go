@@ -205,12 +205,21 @@ func (s *Searcher) candidates(ply int, ttMove engine.Move) (wins, threats int) {
 			}
 		}
 	}
-	// Insertion sort by gain, descending (lists are short).
-	for i := 1; i < len(ms); i++ {
-		for j := i; j > 0 && gs[j] > gs[j-1]; j-- {
-			ms[j], ms[j-1] = ms[j-1], ms[j]
-			gs[j], gs[j-1] = gs[j-1], gs[j]
+	// Order by gain, descending. When not solving only the best few are
+	// searched, so select those (O(n·k)) instead of sorting them all.
+	k := len(ms)
+	if !s.solving {
+		k = min(k, max(s.maxBranch, wins+threats))
+	}
+	for i := 0; i < k; i++ {
+		b := i
+		for j := i + 1; j < len(ms); j++ {
+			if gs[j] > gs[b] {
+				b = j
+			}
 		}
+		ms[i], ms[b] = ms[b], ms[i]
+		gs[i], gs[b] = gs[b], gs[i]
 	}
 	s.moves[ply], s.gains[ply] = ms, gs
 	return wins, threats
@@ -226,7 +235,7 @@ func (s *Searcher) evaluate() int32 {
 
 func (s *Searcher) negamax(depth, ply int, alpha, beta int32) (int32, error) {
 	s.nodes++
-	if s.nodes&63 == 0 && s.stopped() {
+	if s.nodes&15 == 0 && s.stopped() {
 		return 0, errStop
 	}
 	p := s.pos
