@@ -2,7 +2,7 @@
 # Round robin of every installed bot on a few rule sets; the tables go to a file.
 #
 #   scripts/tournament.sh                       # defaults below
-#   RULES="connect4 gomoku" GAMES=10 MOVETIME=200ms OUT=results.md scripts/tournament.sh
+#   RULES="connect4 gomoku" GAMES=10 MOVETIME=200ms MAXPLIES=200 OUT=results.md scripts/tournament.sh
 #
 # The bots are the ones the host finds (kinrow-bots); each rule set is one
 # `kinrow match` round robin with records in OUT's directory.
@@ -13,6 +13,7 @@ RULES=${RULES:-"connect4 gomoku mnk:50x50x10"}
 GAMES=${GAMES:-4}
 MOVETIME=${MOVETIME:-100ms}
 CONCURRENCY=${CONCURRENCY:-1}
+MAXPLIES=${MAXPLIES:-200}
 OUT=${OUT:-tournament.md}
 EXCLUDE=${EXCLUDE:-}
 
@@ -33,7 +34,7 @@ fi
 {
   echo "# Round robin: ${bots[*]}"
   echo
-  echo "Command: RULES=\"$RULES\" GAMES=$GAMES MOVETIME=$MOVETIME scripts/tournament.sh ($(date -u +%Y-%m-%d))"
+  echo "Command: RULES=\"$RULES\" GAMES=$GAMES MOVETIME=$MOVETIME MAXPLIES=$MAXPLIES scripts/tournament.sh ($(date -u +%Y-%m-%d))"
   echo
 } >"$OUT"
 for rules in $RULES; do
@@ -43,7 +44,7 @@ for rules in $RULES; do
     echo
     echo '```'
     "$KINROW" match --log-level warn --rules "$rules" "${args[@]}" --games "$GAMES" \
-      --movetime "$MOVETIME" --concurrency "$CONCURRENCY" --random-plies 2 \
+      --movetime "$MOVETIME" --concurrency "$CONCURRENCY" --random-plies 2 --max-plies "$MAXPLIES" \
       --out "${OUT%.*}-${rules//[:]/_}.jsonl"
     echo '```'
     echo
