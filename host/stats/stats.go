@@ -46,6 +46,9 @@ func (e Estimate) String() string {
 	if math.IsInf(e.Elo, 0) || math.IsNaN(e.Elo) {
 		return fmt.Sprintf("%+.0f", e.Elo)
 	}
+	if math.IsInf(e.Low, 0) || math.IsInf(e.High, 0) {
+		return fmt.Sprintf("%+.1f [%+.0f, %+.0f]", e.Elo, e.Low, e.High)
+	}
 	return fmt.Sprintf("%+.1f ± %.1f", e.Elo, (e.High-e.Low)/2)
 }
 

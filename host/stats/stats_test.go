@@ -108,3 +108,18 @@ func TestSPRT(t *testing.T) {
 		t.Errorf("LLR(equal) = %v, want %v", got, want)
 	}
 }
+
+func TestEstimateString(t *testing.T) {
+	for _, tc := range []struct {
+		e    Estimate
+		want string
+	}{
+		{Estimate{35.2, 15.1, 55.3}, "+35.2 ± 20.1"},
+		{Estimate{-190.8, math.Inf(-1), 71.3}, "-190.8 [-Inf, +71]"},
+		{Estimate{math.Inf(1), 0, 0}, "+Inf"},
+	} {
+		if got := tc.e.String(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.e, got, tc.want)
+		}
+	}
+}
