@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kinrow/kinrow/bots/alphabeta/search"
+	"github.com/kinrow/kinrow/bots/alphabeta/solver"
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/protocol/botapi"
 	"github.com/kinrow/kinrow/protocol/sdk"
@@ -17,6 +18,7 @@ import (
 type alphabeta struct {
 	mu      sync.Mutex
 	solvers map[engine.Rules]*search.Searcher
+	boards  map[engine.Rules]*solver.Solver // 64-bit bitboard solvers
 }
 
 func (*alphabeta) Info() botapi.Info {
@@ -75,6 +77,9 @@ func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(
 func (a *alphabeta) Solve(ctx context.Context, pos *engine.Position, req botapi.SolveRequest) (botapi.SolveReply, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if r := pos.Rules(); r.Kind == engine.ConnectX && (r.Rows+1)*r.Cols <= 64 {
+		return a.solveBitboard(ctx, pos, req)
+	}
 	s := a.solvers[pos.Rules()]
 	if s == nil {
 		var err error
@@ -142,6 +147,45 @@ func (a *alphabeta) Solve(ctx context.Context, pos *engine.Position, req botapi.
 	return reply, nil
 }
 
+// solveBitboard answers a Connect-X request with the 64-bit bitboard
+// solver, whose table is kept across the requests of a run.
+func (a *alphabeta) solveBitboard(ctx context.Context, pos *engine.Position, req botapi.SolveRequest) (botapi.SolveReply, error) {
+	r := pos.Rules()
+	sv := a.boards[r]
+	if sv == nil {
+		var err error
+		if sv, err = solver.New(r.Rows, r.Cols, r.K, solver.DefaultTTMiB); err != nil {
+			return botapi.SolveReply{}, err
+		}
+		a.boards[r] = sv
+	}
+	p := sv.NewPosition()
+	for _, m := range pos.Moves(nil) {
+		p.Play(int(m))
+	}
+	reply := botapi.SolveReply{ID: req.ID}
+	score, err := sv.Solve(ctx, p, req.Weak)
+	if err != nil {
+		if ctx.Err() != nil {
+			return reply, nil // unknown within the time limit
+		}
+		return botapi.SolveReply{ID: req.ID, Error: err.Error()}, nil
+	}
+	reply.Known, reply.Score = true, score
+	if req.Analyze {
+		scores, err := sv.Analyze(ctx, p, req.Weak)
+		if err != nil {
+			return botapi.SolveReply{ID: req.ID}, nil
+		}
+		for _, v := range scores {
+			reply.Scores = append(reply.Scores, max(v, -1<<20))
+			reply.Valid = append(reply.Valid, v != solver.Invalid)
+		}
+	}
+	reply.Nodes = int64(sv.Nodes())
+	return reply, nil
+}
+
 func sign(v int) int {
 	switch {
 	case v > 0:
@@ -152,4 +196,6 @@ func sign(v int) int {
 	return 0
 }
 
-func main() { sdk.Serve(&alphabeta{solvers: map[engine.Rules]*search.Searcher{}}) }
+func main() {
+	sdk.Serve(&alphabeta{solvers: map[engine.Rules]*search.Searcher{}, boards: map[engine.Rules]*solver.Solver{}})
+}

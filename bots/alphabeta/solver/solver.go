@@ -1,0 +1,400 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/bits"
+	"os"
+	"strconv"
+)
+
+// Invalid is the score Analyze gives to a full column.
+const Invalid = math.MinInt32
+
+// DefaultTTMiB is the table size used when New gets ttMiB <= 0.
+const DefaultTTMiB = 64
+
+// pollMask: the context (and the node budget) is checked every
+// pollMask+1 nodes.
+const pollMask = 4095
+
+// stopSignal unwinds a search from deep recursion; it never leaves the
+// package (see run).
+type stopSignal struct{ err error }
+
+var errBudget = errors.New("solver: node budget spent")
+
+// Solver solves the positions of one board. It keeps its transposition
+// table from one call to the next (see Reset). A Solver is not safe for
+// concurrent use.
+type Solver struct {
+	g     geom
+	tt    table
+	nodes uint64
+	limit uint64          // node budget of the running search
+	done  <-chan struct{} // ctx.Done() of the running search
+	ctx   context.Context
+	ttMiB int
+	heur  *htable // depth-limited search table, made on first BestMove
+}
+
+// New returns a solver for boards of rows x cols where k in a row wins,
+// with a transposition table of about ttMiB MiB (DefaultTTMiB if ttMiB <= 0;
+// large boards need at least 2^((rows+1)*cols-44) entries of 8 bytes, 8 MiB
+// for 64-bit boards, and get them). The board must fit in 64 bits with one
+// sentinel row: (rows+1)*cols <= 64; k must lie in 2..max(rows, cols).
+func New(rows, cols, k int, ttMiB int) (*Solver, error) {
+	g, err := newGeom(rows, cols, k)
+	if err != nil {
+		return nil, err
+	}
+	if ttMiB <= 0 {
+		ttMiB = DefaultTTMiB
+	}
+	s := &Solver{g: *g, ttMiB: ttMiB}
+	s.tt = newTable(g.h*g.cols, ttMiB, s)
+	return s, nil
+}
+
+// NewPosition returns the empty board.
+func (s *Solver) NewPosition() Position { return Position{g: &s.g} }
+
+// Nodes returns the number of positions searched by the last Solve,
+// Analyze or BestMove call.
+func (s *Solver) Nodes() uint64 { return s.nodes }
+
+// Reset empties the transposition tables.
+func (s *Solver) Reset() {
+	s.tt.clear()
+	if s.heur != nil {
+		s.heur.clear()
+	}
+}
+
+// errGeometry is returned for a position of another board.
+var errGeometry = errors.New("solver: position of another board")
+
+// ErrGameOver is returned by BestMove when the game is already over.
+var ErrGameOver = errors.New("solver: game over")
+
+func (s *Solver) check(p *Position) error {
+	if p.g == nil || (p.g != &s.g && (p.g.rows != s.g.rows || p.g.cols != s.g.cols || p.g.k != s.g.k)) {
+		return errGeometry
+	}
+	return nil
+}
+
+// start prepares a search: node count, context and budget.
+func (s *Solver) start(ctx context.Context) {
+	s.nodes = 0
+	s.limit = math.MaxUint64
+	s.ctx = ctx
+	s.done = ctx.Done()
+}
+
+// poll is called every pollMask+1 nodes.
+func (s *Solver) poll() {
+	if s.nodes >= s.limit {
+		panic(stopSignal{errBudget})
+	}
+	if s.done != nil {
+		select {
+		case <-s.done:
+			panic(stopSignal{s.ctx.Err()})
+		default:
+		}
+	}
+}
+
+// run calls f, turning a stop into an error. Entries stored before the
+// stop remain valid: the table only ever holds proved bounds.
+func (s *Solver) run(f func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			st, ok := r.(stopSignal)
+			if !ok {
+				panic(r)
+			}
+			err = st.err
+		}
+	}()
+	f()
+	return nil
+}
+
+// terminal returns the score of a finished game (the side that just moved
+// has k in a row, or the board is full) and true, or false.
+func (g *geom) terminal(cur, mask uint64, n int) (int, bool) {
+	if n > 0 && g.aligned(cur^mask) {
+		return -g.scoreAt(n - 1), true
+	}
+	if n == g.cells {
+		return 0, true
+	}
+	return 0, false
+}
+
+// Solve returns the exact score of p for the side to move (see the package
+// documentation for the scale), or with weak only its sign: 1 win, 0 draw,
+// -1 loss. A finished game gets its final score. It stops with ctx.Err()
+// when ctx ends (checked every few thousand nodes).
+func (s *Solver) Solve(ctx context.Context, p Position, weak bool) (score int, err error) {
+	if err := s.check(&p); err != nil {
+		return 0, err
+	}
+	s.start(ctx)
+	err = s.run(func() { score = s.solve(p.cur, p.mask, p.moves, weak, math.MinInt, math.MaxInt) })
+	return score, err
+}
+
+// solve returns the score (its sign if weak) knowing it lies in [lo, hi].
+func (s *Solver) solve(cur, mask uint64, n int, weak bool, lo, hi int) int {
+	g := &s.g
+	if v, ok := g.terminal(cur, mask, n); ok {
+		return clampWeak(v, weak)
+	}
+	if g.canWinNow(cur, mask) {
+		return clampWeak(g.scoreAt(n), weak)
+	}
+	lo = max(lo, -g.scoreAt(n+1))
+	hi = min(hi, g.scoreAt(n+2))
+	if weak {
+		lo, hi = max(lo, -1), min(hi, 1)
+	}
+	return clampWeak(s.narrow(cur, mask, n, lo, hi), weak)
+}
+
+func clampWeak(v int, weak bool) int {
+	if weak {
+		return min(max(v, -1), 1)
+	}
+	return v
+}
+
+// narrow finds the score in [lo, hi] by null-window searches, each halving
+// the range (biased toward 0 first, where most scores lie, as Pons does).
+// The side to move must not have a winning move.
+func (s *Solver) narrow(cur, mask uint64, n int, lo, hi int) int {
+	lo0, hi0 := lo, hi
+	if kw := os.Getenv("KW"); kw != "" && lo < hi {
+		if kw == "2" && lo < 0 && hi > 0 {
+			r := s.negamax(cur, mask, n, 0, 1)
+			if r <= 0 {
+				hi = max(r, lo0)
+			} else {
+				lo = min(r, hi0)
+			}
+			if lo >= hi {
+				return lo
+			}
+		}
+		return s.negamax(cur, mask, n, lo-1, hi+1)
+	}
+	for lo < hi {
+		if w, _ := strconv.Atoi(os.Getenv("WW")); w > 0 && hi-lo <= w {
+			return min(max(s.negamax(cur, mask, n, lo-1, hi+1), lo0), hi0)
+		}
+		med := lo + (hi-lo)/2
+		switch os.Getenv("MED") {
+		case "2":
+		case "3":
+			if lo < 0 && hi > 0 && lo == lo0 && hi == hi0 {
+				med = 0
+			} else if med <= 0 && lo/2 < med {
+				med = lo / 2
+			} else if med >= 0 && hi/2 > med {
+				med = hi / 2
+			}
+		default:
+			if med <= 0 && lo/2 < med {
+				med = lo / 2
+			} else if med >= 0 && hi/2 > med {
+				med = hi / 2
+			}
+		}
+		n0 := s.nodes
+		r := s.negamax(cur, mask, n, med, med+1)
+		if os.Getenv("DBG") != "" {
+			println("probe", lo, hi, med, r, s.nodes-n0)
+		}
+		if r <= med {
+			hi = max(r, lo0)
+		} else {
+			lo = min(r, hi0)
+		}
+	}
+	return lo
+}
+
+// negamax returns a fail-soft alpha-beta value of the position (cur, mask)
+// with n stones, whose side to move has no winning move: v <= alpha means
+// score <= v, v >= beta means score >= v, otherwise v is the score.
+func (s *Solver) negamax(cur, mask uint64, n, alpha, beta int) int {
+	s.nodes++
+	if s.nodes&pollMask == 0 {
+		s.poll()
+	}
+	g := &s.g
+	possible := (mask + g.bottom) & g.board
+	opp := cur ^ mask
+	oppWin := g.winCells(opp, mask)
+	forced := possible & oppWin
+	if forced != 0 {
+		if forced&(forced-1) != 0 {
+			return -g.scoreAt(n + 1)
+		}
+		possible = forced
+	}
+	next := possible &^ (oppWin >> 1)
+	if next == 0 {
+		return -g.scoreAt(n + 1)
+	}
+	if n >= g.cells-2 {
+		return 0
+	}
+	lo := -g.scoreAt(n + 3)
+	hi := g.scoreAt(n + 2)
+	if os.Getenv("POT") != "" {
+		// A side with no line free of the other's stones can never win.
+		if !g.aligned(g.board &^ opp) {
+			hi = min(hi, 0)
+		}
+		if !g.aligned(g.board &^ cur) {
+			lo = max(lo, 0)
+		}
+	}
+	if lo >= beta {
+		return lo
+	}
+	if hi <= alpha {
+		return hi
+	}
+	t := &s.tt
+	idx, tag := t.slot(cur + mask)
+	e := t.e[idx]
+	ttCol := -1
+	if e != 0 && e>>20 == tag {
+		lo = max(lo, int(e&127)-64)
+		hi = min(hi, int(e>>7&127)-64)
+		ttCol = int(e>>14&63) - 1
+		if lo >= beta || lo >= hi {
+			return lo
+		}
+		if hi <= alpha {
+			return hi
+		}
+	}
+	a := max(alpha, lo)
+	b := min(beta, hi)
+	a0 := a
+
+	// Order: table move first, then by the number of winning cells the
+	// move creates, ties centre first.
+	var cols [maxCols]uint8
+	var keys [maxCols]int
+	cnt := 0
+	if next&(next-1) == 0 {
+		for c := 0; c < g.cols; c++ {
+			if next&g.colMask[c] != 0 {
+				cols[0] = uint8(c)
+				break
+			}
+		}
+		cnt = 1
+	} else {
+		// Enhanced transposition cutoff: a child whose stored upper
+		// bound already refutes it cuts here. The children are probed in
+		// a tight first loop so that their cache misses overlap; their
+		// own probes then find the entries in cache.
+		var mvs, ces, ctags [maxCols]uint64
+		m := 0
+		for i := 0; i < g.cols; i++ {
+			c := g.order[i]
+			mv := next & g.colMask[c&(maxCols-1)]
+			if mv == 0 {
+				continue
+			}
+			cidx, ctag := t.slot(opp + (mask | mv))
+			mvs[m&(maxCols-1)] = mv
+			ces[m&(maxCols-1)] = t.e[cidx]
+			ctags[m&(maxCols-1)] = ctag
+			cols[m&(maxCols-1)] = c
+			m++
+		}
+		for i := 0; i < m; i++ {
+			if ce := ces[i]; ce != 0 && ce>>20 == ctags[i] {
+				if v := 64 - int(ce>>7&127); v >= b {
+					t.e[idx] = packEntry(tag, int(cols[i]), v, hi)
+					return v
+				}
+			}
+		}
+		for i := 0; i < m; i++ {
+			c := cols[i]
+			mv := mvs[i]
+			var sc int
+			if int(c) == ttCol {
+				sc = 1 << 20
+			} else {
+				sc = bits.OnesCount64(g.winCells(cur|mv, mask|mv))
+			}
+			j := cnt
+			for j > 0 && keys[j-1] < sc {
+				keys[j] = keys[j-1]
+				cols[j] = cols[j-1]
+				j--
+			}
+			keys[j] = sc
+			cols[j] = c
+			cnt++
+		}
+	}
+
+	best := math.MinInt
+	bestCol := -1
+	for i := 0; i < cnt; i++ {
+		c := cols[i]
+		mv := next & g.colMask[c&(maxCols-1)]
+		var v int
+		if i == 0 || b == a+1 {
+			v = -s.negamax(opp, mask|mv, n+1, -b, -a)
+		} else {
+			v = -s.negamax(opp, mask|mv, n+1, -a-1, -a)
+			if v > a && v < b {
+				v = -s.negamax(opp, mask|mv, n+1, -b, -a)
+			}
+		}
+		if v > best {
+			best = v
+			bestCol = int(c)
+		}
+		if v >= b {
+			cutAt[min(i, 7)]++
+			if keys[0] == 1<<20 {
+				cutTT[min(i, 7)]++
+			}
+			break
+		}
+		if v > a {
+			a = v
+		}
+	}
+	if best < b {
+		allNode++
+	}
+	switch {
+	case best >= b:
+		lo = best
+	case best <= a0:
+		hi = best
+		bestCol = ttCol
+	default:
+		lo, hi = best, best
+	}
+	t.e[idx] = packEntry(tag, bestCol, lo, hi)
+	return best
+}
+
+var cutAt, cutTT [8]uint64
+var allNode uint64

@@ -1,0 +1,66 @@
+package solver
+
+// table is the transposition table of the exact search: 2^k entries of
+// one uint64 each, replaced always, holding a lower and an upper bound of
+// the exact score and the best column found.
+//
+// Keys. key = cur + mask is unique per position and below 2^B with
+// B = (rows+1)*cols: inside one column, mask is 2^m-1 (m stones) and cur a
+// subset of it, so the column's part of the sum lies in [2^m-1, 2^(m+1)-2],
+// never carries into the next column, and 1 + that part is 2^m + cur,
+// which gives back m and cur.
+//
+// Soundness with partial keys. The slot and the stored tag come from
+// x = mix(key), where mix(y) = ((y ^ y>>s) * M) mod 2^B with M odd.
+// Both steps are bijections of [0, 2^B): an xor with a right shift of
+// itself is inverted bit by bit from the top, and multiplication by an odd
+// number is invertible modulo 2^B. The slot is the top k bits of x and the
+// tag its low B-k bits, so (slot, tag) determines x and hence key: two
+// different positions can never match one entry, and a hit always returns
+// bounds proved for that very position. (This is the exact counterpart of
+// Pons' Chinese-remainder argument, with a power-of-two table.)
+//
+// Entry: tag<<20 | (move+1)<<14 | (upper+64)<<7 | (lower+64). Scores lie in
+// [-32, 32], so both bounds fit in 7 bits and are never 0, hence a valid
+// entry is never 0, the empty value. B-k+20 <= 64 is guaranteed by giving
+// the table at least 2^(B-44) entries.
+type table struct {
+	e     []uint64
+	slots uint   // k
+	shift uint   // B-k: tag bits
+	xs    uint   // B/2
+	bmask uint64 // 2^B-1
+	tmask uint64 // 2^(B-k)-1
+}
+
+const mixMul = 0x9E3779B97F4A7C15
+
+func newTable(keyBits int, mib int, owner *Solver) table {
+	k := 0
+	for (uint64(8)<<uint(k+1)) <= uint64(mib)<<20 && k < 40 {
+		k++
+	}
+	if k < keyBits-44 {
+		k = keyBits - 44
+	}
+	if k > keyBits {
+		k = keyBits
+	}
+	t := table{slots: uint(k), shift: uint(keyBits - k), xs: uint(keyBits / 2)}
+	t.bmask = ^uint64(0) >> uint(64-keyBits)
+	t.tmask = uint64(1)<<t.shift - 1
+	t.e = allocTable(1<<uint(k), owner)
+	return t
+}
+
+// slot returns the index and tag of key.
+func (t *table) slot(key uint64) (uint64, uint64) {
+	x := ((key ^ key>>t.xs) * mixMul) & t.bmask
+	return x >> (t.shift & 63), x & t.tmask
+}
+
+func (t *table) clear() { clear(t.e) }
+
+func packEntry(tag uint64, move, lo, hi int) uint64 {
+	return tag<<20 | uint64(move+1)<<14 | uint64(hi+64)<<7 | uint64(lo+64)
+}

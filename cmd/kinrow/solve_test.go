@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"strings"
+	"testing"
+)
+
+// firstLines returns up to n lines of a shared Connect-4 set, or skips.
+func firstLines(t *testing.T, name string, n int) []string {
+	t.Helper()
+	f, err := os.Open("../../../shared/testdata/connect4/" + name)
+	if err != nil {
+		t.Skipf("shared set %s absent: %v", name, err)
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() && len(lines) < n {
+		lines = append(lines, sc.Text())
+	}
+	return lines
+}
+
+// TestSolveAgainstSharedSets runs kinrow solve through the plugin on the
+// first lines of each set: scores, and with --analyze every field, exact.
+func TestSolveAgainstSharedSets(t *testing.T) {
+	for _, tc := range []struct {
+		set     string
+		n       int
+		analyze bool
+	}{
+		{"Test_L3_R1.txt", 100, true},
+		{"Test_L2_R1.txt", 100, true},
+		{"Test_L1_R1.txt", 5, false},
+	} {
+		lines := firstLines(t, tc.set, tc.n)
+		args := []string{"solve", "--bot", "alphabeta"}
+		if tc.analyze {
+			args = append(args, "--analyze")
+		}
+		cmd := kinrowCmd(t, args...)
+		cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n448 bad\n")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.set, err)
+		}
+		got := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+		if len(got) != len(lines)+1 {
+			t.Fatalf("%s: %d answers to %d lines", tc.set, len(got), len(lines)+1)
+		}
+		for i, l := range lines {
+			want := l
+			if !tc.analyze {
+				want = strings.Join(strings.Fields(l)[:2], " ")
+			}
+			if got[i] != want {
+				t.Errorf("%s line %d: %q, want %q", tc.set, i+1, got[i], want)
+			}
+		}
+		if g := got[len(lines)]; !strings.HasPrefix(g, "448 ? ") {
+			t.Errorf("bad line: %q, want 448 ? reason", g)
+		}
+	}
+	checkNoBotProcesses(t)
+}
