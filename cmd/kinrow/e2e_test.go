@@ -62,7 +62,7 @@ func startHost(t *testing.T, args ...string) *host {
 	}
 	t.Cleanup(func() { os.RemoveAll(tmp) })
 	cmd := exec.Command(filepath.Join(binDir, "kinrow"), append([]string{"--log-level", "debug"}, args...)...)
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "KINROW_BOT_PATH=", "KINROW_LOG=")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "KINROW_BOT_PATH=", "KINROW_LOG=", "KINROW_E2E="+binDir)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -152,8 +152,10 @@ func botProcesses() []string {
 		}
 		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 		args := strings.Split(string(cmdline), "\x00")
+		env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+		ours := strings.Contains(string(env), "KINROW_E2E="+binDir) // not another package's test
 		if strings.HasPrefix(args[0], filepath.Join(binDir, "kinrow-bot-")) ||
-			(len(args) > 1 && filepath.Base(args[0]) == "sleep" && args[1] == "300") {
+			(ours && len(args) > 1 && filepath.Base(args[0]) == "sleep" && args[1] == "300") {
 			stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 			if strings.Contains(string(stat), ") Z ") {
 				continue // a zombie is already dead
@@ -162,6 +164,24 @@ func botProcesses() []string {
 		}
 	}
 	return found
+}
+
+// childBot returns the pid of the one bot process whose parent is host.
+func childBot(t *testing.T, host int) int {
+	t.Helper()
+	var found []int
+	for _, p := range botProcesses() {
+		pid, _ := strconv.Atoi(strings.Fields(p)[0])
+		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(host) {
+			found = append(found, pid)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("bot processes of host %d: %v", host, found)
+	}
+	return found[0]
 }
 
 func checkNoBotProcesses(t *testing.T) {
@@ -301,11 +321,7 @@ func TestFrozenBotIsKilled(t *testing.T) {
 	h := startHost(t)
 	h.ok("kinrow-movetime 200")
 	h.ok("kinrow-load x random")
-	procs := botProcesses()
-	if len(procs) != 1 {
-		t.Fatalf("bot processes: %v", procs)
-	}
-	pid, _ := strconv.Atoi(strings.Fields(procs[0])[0])
+	pid := childBot(t, h.cmd.Process.Pid)
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func kinrowCmd(t *testing.T, args ...string) *exec.Cmd {
 	}
 	t.Cleanup(func() { os.RemoveAll(tmp) })
 	cmd := exec.Command(filepath.Join(binDir, "kinrow"), args...)
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "KINROW_BOT_PATH=", "KINROW_LOG=warn")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "KINROW_BOT_PATH=", "KINROW_LOG=warn", "KINROW_E2E="+binDir)
 	return cmd
 }
 

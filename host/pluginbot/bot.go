@@ -111,7 +111,9 @@ func start(ctx context.Context, name, display, path string, opts map[string]stri
 		return nil, startError(name, cfg.StartTimeout, res.err)
 	}
 	b.api = res.api
-	info, err := b.api.Info(ctx)
+	infoCtx, cancel := context.WithTimeout(ctx, cfg.StartTimeout)
+	info, err := b.api.Info(infoCtx)
+	cancel()
 	if err != nil {
 		b.Kill()
 		return nil, fmt.Errorf("bot %s started but did not describe itself: %w", name, err)

@@ -20,12 +20,18 @@ const DefaultGrace = 100 * time.Millisecond
 // DefaultMoveTime is the per-move limit when no time control is set.
 const DefaultMoveTime = time.Second
 
+// DefaultCallTimeout bounds every call to a player other than a move
+// request (new game, play, undo): a frozen player cannot hang the referee.
+const DefaultCallTimeout = 5 * time.Second
+
 // Config sets up a Game.
 type Config struct {
 	Grace  time.Duration // default DefaultGrace
 	Clock  Clock         // MoveTime defaults to DefaultMoveTime
 	Logger hclog.Logger  // default: a null logger
 	Now    func() time.Time
+	// CallTimeout bounds NewGame, Play and Undo calls (default DefaultCallTimeout).
+	CallTimeout time.Duration
 }
 
 // Game is the authoritative state of one game: the position, the record,
@@ -56,6 +62,9 @@ func New(rules engine.Rules, cfg Config) *Game {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.CallTimeout == 0 {
+		cfg.CallTimeout = DefaultCallTimeout
 	}
 	g := &Game{cfg: cfg, names: [2]string{"controller", "controller"}}
 	g.reset(rules)
@@ -117,7 +126,7 @@ func (g *Game) Attach(ctx context.Context, c engine.Color, p Player) error {
 	g.players[c] = nil
 	g.broken[c] = nil
 	if p != nil {
-		if err := p.NewGame(ctx, g.setup(c)); err != nil {
+		if err := g.bounded(ctx, func(ctx context.Context) error { return p.NewGame(ctx, g.setup(c)) }); err != nil {
 			return fmt.Errorf("%s refused the game: %w", p.Name(), err)
 		}
 	}
@@ -140,7 +149,7 @@ func (g *Game) Restart(ctx context.Context, rules engine.Rules) error {
 		if p == nil {
 			continue
 		}
-		if err := p.NewGame(ctx, g.setup(engine.Color(c))); err != nil {
+		if err := g.bounded(ctx, func(ctx context.Context) error { return p.NewGame(ctx, g.setup(engine.Color(c))) }); err != nil {
 			g.players[c] = nil
 			errs = append(errs, fmt.Errorf("%s (%s) refused %s: %w", engine.Color(c), p.Name(), rules, err))
 		}
@@ -200,7 +209,7 @@ func (g *Game) apply(ctx context.Context, m engine.Move, took time.Duration, fro
 	g.pos.Play(m)
 	g.rec.Add(g.pos.Rules(), m, c, took)
 	g.clocks[c].spend(g.cfg.Clock, took)
-	g.notify(ctx, func(p Player) error {
+	g.notify(ctx, func(ctx context.Context, p Player) error {
 		if p == from {
 			return nil
 		}
@@ -214,15 +223,24 @@ func (g *Game) apply(ctx context.Context, m engine.Move, took time.Duration, fro
 	}
 }
 
-// notify sends an event to every attached player; a player that fails it is
-// marked broken and forfeits when next asked to move.
-func (g *Game) notify(ctx context.Context, send func(Player) error) {
+// bounded runs a call to a player with the call timeout.
+func (g *Game) bounded(ctx context.Context, call func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(ctx, g.cfg.CallTimeout)
+	defer cancel()
+	return call(ctx)
+}
+
+// notify sends an event to every attached player, each call bounded; a
+// player that fails it is killed, marked broken and forfeits when next asked
+// to move.
+func (g *Game) notify(ctx context.Context, send func(context.Context, Player) error) {
 	for c, p := range g.players {
 		if p == nil || g.broken[c] != nil {
 			continue
 		}
-		if err := send(p); err != nil {
+		if err := g.bounded(ctx, func(ctx context.Context) error { return send(ctx, p) }); err != nil {
 			g.broken[c] = err
+			p.Kill()
 			g.cfg.Logger.Warn("player failed to follow the game", "side", engine.Color(c).String(), "player", p.Name(), "error", err)
 		}
 	}
@@ -235,7 +253,7 @@ func (g *Game) Undo(ctx context.Context) error {
 	}
 	g.rec.Undo(g.pos.Rules())
 	g.rec.Reopen()
-	g.notify(ctx, func(p Player) error { return p.Undo(ctx) })
+	g.notify(ctx, func(ctx context.Context, p Player) error { return p.Undo(ctx) })
 	return nil
 }
 
