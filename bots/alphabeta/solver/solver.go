@@ -5,8 +5,6 @@ import (
 	"errors"
 	"math"
 	"math/bits"
-	"os"
-	"strconv"
 )
 
 // Invalid is the score Analyze gives to a full column.
@@ -36,7 +34,10 @@ type Solver struct {
 	done  <-chan struct{} // ctx.Done() of the running search
 	ctx   context.Context
 	ttMiB int
-	heur  *htable // depth-limited search table, made on first BestMove
+	// maxSlots is the table's slot bits at its full size; filled counts
+	// the nodes searched since the table last grew (see start).
+	maxSlots int
+	filled   uint64
 }
 
 // New returns a solver for boards of rows x cols where k in a row wins,
@@ -52,8 +53,9 @@ func New(rows, cols, k int, ttMiB int) (*Solver, error) {
 	if ttMiB <= 0 {
 		ttMiB = DefaultTTMiB
 	}
-	s := &Solver{g: *g, ttMiB: ttMiB}
-	s.tt = newTable(g.h*g.cols, ttMiB, s)
+	keyBits := g.h * g.cols
+	s := &Solver{g: *g, ttMiB: ttMiB, maxSlots: slotBits(keyBits, ttMiB)}
+	s.tt = newTable(keyBits, min(s.maxSlots, slotBits(keyBits, startMiB)))
 	return s, nil
 }
 
@@ -64,19 +66,15 @@ func (s *Solver) NewPosition() Position { return Position{g: &s.g} }
 // Analyze or BestMove call.
 func (s *Solver) Nodes() uint64 { return s.nodes }
 
-// Reset empties the transposition tables.
+// Reset empties the transposition table and shrinks it to its start size.
 func (s *Solver) Reset() {
-	s.tt.clear()
-	if s.heur != nil {
-		s.heur.clear()
-	}
+	keyBits := int(s.tt.slots + s.tt.shift)
+	s.tt = newTable(keyBits, min(s.maxSlots, slotBits(keyBits, startMiB)))
+	s.filled = 0
 }
 
 // errGeometry is returned for a position of another board.
 var errGeometry = errors.New("solver: position of another board")
-
-// ErrGameOver is returned by BestMove when the game is already over.
-var ErrGameOver = errors.New("solver: game over")
 
 func (s *Solver) check(p *Position) error {
 	if p.g == nil || (p.g != &s.g && (p.g.rows != s.g.rows || p.g.cols != s.g.cols || p.g.k != s.g.k)) {
@@ -95,6 +93,14 @@ func (s *Solver) start(ctx context.Context) {
 
 // poll is called every pollMask+1 nodes.
 func (s *Solver) poll() {
+	// Once the searches have stored about as many entries as the table
+	// holds, it grows by 4x, up to its limit. Nodes store their entry
+	// by key after their children, so a table grown under them is fine.
+	s.filled += pollMask + 1
+	if int(s.tt.slots) < s.maxSlots && s.filled > uint64(len(s.tt.e))/2 {
+		s.tt = s.tt.grow(min(s.maxSlots, int(s.tt.slots)+2))
+		s.filled = 0
+	}
 	if s.nodes >= s.limit {
 		panic(stopSignal{errBudget})
 	}
@@ -177,47 +183,14 @@ func clampWeak(v int, weak bool) int {
 // The side to move must not have a winning move.
 func (s *Solver) narrow(cur, mask uint64, n int, lo, hi int) int {
 	lo0, hi0 := lo, hi
-	if kw := os.Getenv("KW"); kw != "" && lo < hi {
-		if kw == "2" && lo < 0 && hi > 0 {
-			r := s.negamax(cur, mask, n, 0, 1)
-			if r <= 0 {
-				hi = max(r, lo0)
-			} else {
-				lo = min(r, hi0)
-			}
-			if lo >= hi {
-				return lo
-			}
-		}
-		return s.negamax(cur, mask, n, lo-1, hi+1)
-	}
 	for lo < hi {
-		if w, _ := strconv.Atoi(os.Getenv("WW")); w > 0 && hi-lo <= w {
-			return min(max(s.negamax(cur, mask, n, lo-1, hi+1), lo0), hi0)
-		}
 		med := lo + (hi-lo)/2
-		switch os.Getenv("MED") {
-		case "2":
-		case "3":
-			if lo < 0 && hi > 0 && lo == lo0 && hi == hi0 {
-				med = 0
-			} else if med <= 0 && lo/2 < med {
-				med = lo / 2
-			} else if med >= 0 && hi/2 > med {
-				med = hi / 2
-			}
-		default:
-			if med <= 0 && lo/2 < med {
-				med = lo / 2
-			} else if med >= 0 && hi/2 > med {
-				med = hi / 2
-			}
+		if med <= 0 && lo/2 < med {
+			med = lo / 2
+		} else if med >= 0 && hi/2 > med {
+			med = hi / 2
 		}
-		n0 := s.nodes
 		r := s.negamax(cur, mask, n, med, med+1)
-		if os.Getenv("DBG") != "" {
-			println("probe", lo, hi, med, r, s.nodes-n0)
-		}
 		if r <= med {
 			hi = max(r, lo0)
 		} else {
@@ -255,15 +228,6 @@ func (s *Solver) negamax(cur, mask uint64, n, alpha, beta int) int {
 	}
 	lo := -g.scoreAt(n + 3)
 	hi := g.scoreAt(n + 2)
-	if os.Getenv("POT") != "" {
-		// A side with no line free of the other's stones can never win.
-		if !g.aligned(g.board &^ opp) {
-			hi = min(hi, 0)
-		}
-		if !g.aligned(g.board &^ cur) {
-			lo = max(lo, 0)
-		}
-	}
 	if lo >= beta {
 		return lo
 	}
@@ -370,18 +334,11 @@ func (s *Solver) negamax(cur, mask uint64, n, alpha, beta int) int {
 			bestCol = int(c)
 		}
 		if v >= b {
-			cutAt[min(i, 7)]++
-			if keys[0] == 1<<20 {
-				cutTT[min(i, 7)]++
-			}
 			break
 		}
 		if v > a {
 			a = v
 		}
-	}
-	if best < b {
-		allNode++
 	}
 	switch {
 	case best >= b:
@@ -392,9 +349,7 @@ func (s *Solver) negamax(cur, mask uint64, n, alpha, beta int) int {
 	default:
 		lo, hi = best, best
 	}
+	idx, tag = t.slot(cur + mask) // the table may have grown meanwhile
 	t.e[idx] = packEntry(tag, bestCol, lo, hi)
 	return best
 }
-
-var cutAt, cutTT [8]uint64
-var allNode uint64

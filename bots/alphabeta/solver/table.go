@@ -35,22 +35,45 @@ type table struct {
 
 const mixMul = 0x9E3779B97F4A7C15
 
-func newTable(keyBits int, mib int, owner *Solver) table {
+// startMiB is the size a table starts at when its limit is larger: a run
+// of easy positions then never pays for faulting in memory it does not
+// need. The table grows (see grow) as searches fill it.
+const startMiB = 2
+
+// slotBits returns the number of slot bits of a table of at most mib MiB
+// for keys of keyBits bits: as many 8-byte entries as fit, at least
+// 2^(keyBits-44) so that a tag fits in an entry, at most 2^keyBits.
+func slotBits(keyBits, mib int) int {
 	k := 0
 	for (uint64(8)<<uint(k+1)) <= uint64(mib)<<20 && k < 40 {
 		k++
 	}
-	if k < keyBits-44 {
-		k = keyBits - 44
-	}
-	if k > keyBits {
-		k = keyBits
-	}
-	t := table{slots: uint(k), shift: uint(keyBits - k), xs: uint(keyBits / 2)}
+	return min(max(k, keyBits-44), keyBits)
+}
+
+func newTable(keyBits, slots int) table {
+	t := table{slots: uint(slots), shift: uint(keyBits - slots), xs: uint(keyBits / 2)}
 	t.bmask = ^uint64(0) >> uint(64-keyBits)
 	t.tmask = uint64(1)<<t.shift - 1
-	t.e = allocTable(1<<uint(k), owner)
+	t.e = make([]uint64, 1<<uint(slots))
 	return t
+}
+
+// grow returns a table with more slots holding every entry of t. The mixed
+// key x is the same in both tables; only its split into slot and tag
+// moves, so each entry is rewritten at its exact new place (two entries of
+// t never collide there: distinct slots of t differ in x's top bits).
+func (t *table) grow(slots int) table {
+	keyBits := int(t.slots + t.shift)
+	n := newTable(keyBits, slots)
+	for i, e := range t.e {
+		if e == 0 {
+			continue
+		}
+		x := uint64(i)<<t.shift | e>>20
+		n.e[x>>n.shift] = (x&n.tmask)<<20 | e&(1<<20-1)
+	}
+	return n
 }
 
 // slot returns the index and tag of key.

@@ -1,0 +1,31 @@
+// Package solver solves Connect-X positions exactly on a 64-bit bitboard:
+// boards of R rows and C columns with (R+1)*C <= 64, k in a row to win.
+// Connect-4 (6x7) is the case it is tuned for, after Pascal Pons' solver.
+//
+// # Scores
+//
+// A score is the value of a position for the side to move, on the scale of
+// the shared Connect-4 test files: positive when it wins, 0 for a draw,
+// negative when it loses. A win with s stones of the winner on the board
+// scores floor((R*C+1)/2) + 1 - s, so on 6x7 a win with 4 stones scores
+// 22 - 4 = 18 and the slowest possible win (21 stones) scores 1; a loss is
+// the negated score of the opponent's win. With weak, only the sign is
+// computed (1, 0, -1), which needs far fewer nodes.
+//
+// # Search
+//
+// The score is found by null-window negamax probes that halve the range of
+// possible scores each time, starting near 0 where most scores lie. Each
+// node first answers the opponent's immediate threats (two or more forced
+// blocks lose at once), never plays under a cell where the opponent would
+// win, bounds the score by the number of moves left, and consults a
+// transposition table that holds a lower and an upper bound per position
+// (see table.go: entries are keyed so that no collision can return a bound
+// of another position). Children are probed in the table first (enhanced
+// transposition cutoff), then searched with the table's move first and the
+// others ordered by the winning cells they create, centre columns first on
+// ties, with principal-variation (null-window) re-searches.
+//
+// A Solver keeps its table from one call to the next, so a run over many
+// positions of one game shares what earlier positions proved.
+package solver

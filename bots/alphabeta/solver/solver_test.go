@@ -1,0 +1,399 @@
+package solver
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kinrow/kinrow/engine"
+)
+
+// bruteForce scores positions by plain memoised negamax over engine's
+// Position, a board implementation independent of this package's bitboard.
+type bruteForce struct {
+	memo map[uint64]int
+	half int
+}
+
+func newBruteForce(r engine.Rules) *bruteForce {
+	return &bruteForce{memo: map[uint64]int{}, half: (r.Cells() + 1) / 2}
+}
+
+// score is the exact score of an open position for the side to move.
+func (b *bruteForce) score(p *engine.Position) int {
+	if v, ok := b.memo[p.Hash()]; ok {
+		return v
+	}
+	best := -1 << 30
+	for _, m := range p.LegalMoves(nil) {
+		n := p.Ply()
+		p.Play(m)
+		var v int
+		switch p.Result() {
+		case engine.Open:
+			v = -b.score(p)
+		case engine.Draw:
+			v = 0
+		default:
+			v = b.half - n/2
+		}
+		p.Undo()
+		best = max(best, v)
+	}
+	b.memo[p.Hash()] = best
+	return best
+}
+
+// toSolver replays p's moves on a solver position.
+func toSolver(t testing.TB, s *Solver, p *engine.Position) Position {
+	t.Helper()
+	q := s.NewPosition()
+	for _, m := range p.Moves(nil) {
+		if !q.CanPlay(int(m)) {
+			t.Fatalf("column %d refused", m)
+		}
+		q.Play(int(m))
+	}
+	return q
+}
+
+// TestAgainstBruteForce compares Solve (exact and weak) and Analyze with
+// the brute force on every position of random games on small boards.
+func TestAgainstBruteForce(t *testing.T) {
+	for _, rs := range []string{"connectx:3x3x3", "connectx:4x4x3", "connectx:3x5x3", "connectx:5x3x3", "connectx:4x3x2", "connectx:2x6x3", "connectx:4x4x4"} {
+		t.Run(rs, func(t *testing.T) {
+			r, err := engine.ParseRules(rs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bf := newBruteForce(r)
+			s, err := New(r.Rows, r.Cols, r.K, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(1, uint64(len(rs))))
+			checked := 0
+			for game := 0; game < 6; game++ {
+				p := engine.NewPosition(r)
+				for p.Result() == engine.Open {
+					want := bf.score(p)
+					q := toSolver(t, s, p)
+					got, err := s.Solve(context.Background(), q, false)
+					if err != nil || got != want {
+						t.Fatalf("%s: Solve = %d, %v; brute force %d", r.FormatMoveList(p.Moves(nil)), got, err, want)
+					}
+					weak, _ := s.Solve(context.Background(), q, true)
+					if weak != sign(want) {
+						t.Fatalf("%s: weak Solve = %d; want %d", r.FormatMoveList(p.Moves(nil)), weak, sign(want))
+					}
+					scores, err := s.Analyze(context.Background(), q, false)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for c := 0; c < r.Cols; c++ {
+						m := engine.Move(c)
+						if !p.Legal(m) {
+							if scores[c] != Invalid {
+								t.Fatalf("column %d full but scored %d", c+1, scores[c])
+							}
+							continue
+						}
+						n := p.Ply()
+						p.Play(m)
+						var cw int
+						switch p.Result() {
+						case engine.Open:
+							cw = -bf.score(p)
+						case engine.Draw:
+						default:
+							cw = bf.half - n/2
+						}
+						p.Undo()
+						if scores[c] != cw {
+							t.Fatalf("%s: Analyze column %d = %d; brute force %d", r.FormatMoveList(p.Moves(nil)), c+1, scores[c], cw)
+						}
+					}
+					checked++
+					legal := p.LegalMoves(nil)
+					p.Play(legal[rng.IntN(len(legal))])
+				}
+			}
+			t.Logf("%d positions agree", checked)
+		})
+	}
+}
+
+func sign(v int) int {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
+}
+
+// TestTrompBoards proves John Tromp's published results for small boards
+// from the empty position (rows x columns, four in a row).
+func TestTrompBoards(t *testing.T) {
+	for _, tc := range []struct {
+		rows, cols int
+		sign       int
+	}{
+		{4, 4, 0}, {4, 5, 0}, {4, 6, -1}, {5, 5, 0}, {5, 6, 0}, {6, 4, 0},
+	} {
+		t.Run(fmt.Sprintf("%dx%d", tc.rows, tc.cols), func(t *testing.T) {
+			s, err := New(tc.rows, tc.cols, 4, 16)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := s.Solve(context.Background(), s.NewPosition(), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sign(v) != tc.sign {
+				t.Fatalf("score %d, want sign %d", v, tc.sign)
+			}
+			t.Logf("score %d, %d nodes", v, s.Nodes())
+		})
+	}
+}
+
+// TestLargerBoards solves boards of up to 36 cells from the empty position
+// (KINROW_LONG=1; about a minute in all) and checks the root score against
+// the scores of its moves.
+func TestLargerBoards(t *testing.T) {
+	if os.Getenv("KINROW_LONG") == "" {
+		t.Skip("set KINROW_LONG=1 to solve boards of up to 36 cells")
+	}
+	for _, b := range [][2]int{{6, 5}, {4, 7}, {7, 4}, {4, 8}, {5, 7}, {6, 6}} {
+		t.Run(fmt.Sprintf("%dx%d", b[0], b[1]), func(t *testing.T) {
+			s, err := New(b[0], b[1], 4, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			v, err := s.Solve(context.Background(), s.NewPosition(), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			elapsed := time.Since(start)
+			scores, err := s.Analyze(context.Background(), s.NewPosition(), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			best := Invalid
+			for _, sc := range scores {
+				best = max(best, sc)
+			}
+			if best != v {
+				t.Fatalf("score %d but the best move scores %d (%v)", v, best, scores)
+			}
+			t.Logf("score %d, %d nodes, %v", v, s.Nodes(), elapsed)
+		})
+	}
+}
+
+// sharedSet reads the first n lines of a shared Connect-4 test set, or
+// skips the test when the shared data is absent.
+func sharedSet(t testing.TB, name string, n int) [][]string {
+	t.Helper()
+	path := filepath.Join("..", "..", "..", "..", "shared", "testdata", "connect4", "Test_"+name+".txt")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Skipf("shared test set absent: %v", err)
+	}
+	defer f.Close()
+	var lines [][]string
+	sc := bufio.NewScanner(f)
+	for len(lines) < n && sc.Scan() {
+		if fl := strings.Fields(sc.Text()); len(fl) == 9 {
+			lines = append(lines, fl)
+		}
+	}
+	return lines
+}
+
+// TestSharedSets checks Solve and Analyze on the shared Connect-4 sets: a
+// few lines of each by default, whole sets with KINROW_LONG=1.
+func TestSharedSets(t *testing.T) {
+	long := os.Getenv("KINROW_LONG") != ""
+	for _, tc := range []struct {
+		set            string
+		strong, analyz int // lines checked, default run
+		longS, longA   int // with KINROW_LONG
+	}{
+		{"L3_R1", 100, 30, 1000, 1000},
+		{"L2_R1", 30, 5, 1000, 1000},
+		{"L1_R1", 2, 0, 200, 20},
+		{"L1_R3", 0, 0, 200, 20},
+	} {
+		ns, na := tc.strong, tc.analyz
+		if long {
+			ns, na = tc.longS, tc.longA
+		}
+		if ns == 0 && na == 0 {
+			continue
+		}
+		t.Run(tc.set, func(t *testing.T) {
+			s, err := New(6, 7, 4, DefaultTTMiB)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, fl := range sharedSet(t, tc.set, max(ns, na)) {
+				p := s.NewPosition()
+				if _, err := s.PlaySequence(&p, fl[0]); err != nil {
+					t.Fatalf("line %d: %v", i+1, err)
+				}
+				if i < ns {
+					v, err := s.Solve(context.Background(), p, false)
+					if err != nil || strconv.Itoa(v) != fl[1] {
+						t.Fatalf("line %d %s: Solve = %d, %v; want %s", i+1, fl[0], v, err, fl[1])
+					}
+				}
+				if i < na {
+					scores, err := s.Analyze(context.Background(), p, false)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for c, sc := range scores {
+						want := fl[2+c]
+						got := strconv.Itoa(sc)
+						if sc == Invalid {
+							got = "-"
+						}
+						if got != want {
+							t.Fatalf("line %d %s: column %d scores %s; want %s", i+1, fl[0], c+1, got, want)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestCancel: a cancelled context stops the search with its error, and
+// the table still gives exact answers afterwards.
+func TestCancel(t *testing.T) {
+	s, err := New(6, 7, 4, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	_, err = s.Solve(ctx, s.NewPosition(), false)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Solve of the empty 6x7 board in 30 ms: %v, want the deadline", err)
+	}
+	p := s.NewPosition()
+	if _, err := s.PlaySequence(&p, "4444443"); err != nil {
+		t.Fatal(err)
+	}
+	v, err := s.Solve(context.Background(), p, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores, err := s.Analyze(context.Background(), p, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := Invalid
+	for _, sc := range scores {
+		best = max(best, sc)
+	}
+	if best != v {
+		t.Fatalf("after a cancelled search: score %d, best move %d", v, best)
+	}
+}
+
+func TestNewRejects(t *testing.T) {
+	for _, tc := range []struct {
+		rows, cols, k int
+		want          string
+	}{
+		{0, 7, 4, "at least 1"},
+		{6, 0, 4, "at least 1"},
+		{8, 8, 4, "limit is 64"},
+		{6, 7, 1, "out of range"},
+		{6, 7, 8, "out of range"},
+	} {
+		if _, err := New(tc.rows, tc.cols, tc.k, 1); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("New(%d, %d, %d) = %v; want an error with %q", tc.rows, tc.cols, tc.k, err, tc.want)
+		}
+	}
+}
+
+func TestPlaySequence(t *testing.T) {
+	s, err := New(6, 7, 4, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		seq   string
+		n     int
+		error string
+	}{
+		{"", 0, ""},
+		{"4455", 4, ""},
+		{"1111111", 6, "column 1 is full"},
+		{"12a", 2, "no such column"},
+		{"80", 0, "no such column"},
+		{"1212121", 7, ""},
+		{"12121213", 7, "already won"},
+	} {
+		p := s.NewPosition()
+		n, err := s.PlaySequence(&p, tc.seq)
+		if n != tc.n || (err == nil) != (tc.error == "") || (err != nil && !strings.Contains(err.Error(), tc.error)) {
+			t.Errorf("PlaySequence(%q) = %d, %v; want %d, %q", tc.seq, n, err, tc.n, tc.error)
+		}
+		if err != nil && p.Moves() != 0 {
+			t.Errorf("PlaySequence(%q) failed but changed the position", tc.seq)
+		}
+		if err == nil && p.Moves() != len(tc.seq) {
+			t.Errorf("PlaySequence(%q) played %d moves", tc.seq, p.Moves())
+		}
+	}
+}
+
+// FuzzPlaySequence: whatever the input, PlaySequence either plays it all
+// or leaves the position unchanged, and agrees with the engine's rules.
+func FuzzPlaySequence(f *testing.F) {
+	for _, seed := range []string{"", "4455", "1111111", "12121213", "a", "7777776"} {
+		f.Add(seed)
+	}
+	s, err := New(6, 7, 4, 1)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, seq string) {
+		p := s.NewPosition()
+		n, err := s.PlaySequence(&p, seq)
+		e := engine.NewPosition(engine.Connect4())
+		ok := true
+		for i := 0; i < len(seq); i++ {
+			c := colOf(seq[i])
+			if c < 0 || c >= 7 || e.Result() != engine.Open || !e.Legal(engine.Move(c)) {
+				ok = false
+				if err == nil || n != i {
+					t.Fatalf("%q: engine refuses move %d, PlaySequence = %d, %v", seq, i, n, err)
+				}
+				break
+			}
+			e.Play(engine.Move(c))
+		}
+		if ok && (err != nil || n != len(seq) || p.Moves() != len(seq)) {
+			t.Fatalf("%q: engine accepts it, PlaySequence = %d, %v", seq, n, err)
+		}
+		if ok && p.GameOver() != (e.Result() != engine.Open) {
+			t.Fatalf("%q: GameOver %v, engine result %v", seq, p.GameOver(), e.Result())
+		}
+	})
+}
