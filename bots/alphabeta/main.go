@@ -37,12 +37,21 @@ func (*alphabeta) NewGame(_ context.Context, g sdk.Game) (sdk.Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &player{s: s, clock: g.Time}, nil
+	pl := &player{s: s, clock: g.Time}
+	if r := g.Rules; r.Kind == engine.ConnectX && (r.Rows+1)*r.Cols <= 64 {
+		if pl.exact, err = solver.New(r.Rows, r.Cols, r.K, int(g.Values.Int("tt"))); err != nil {
+			return nil, err
+		}
+	}
+	return pl, nil
 }
 
-// player answers each move with an iterative-deepening search.
+// player answers each move with an iterative-deepening search; on
+// Connect-X boards that fit a 64-bit bitboard it first tries to solve the
+// position exactly within part of the time.
 type player struct {
 	s     *search.Searcher
+	exact *solver.Solver // nil when the board does not fit
 	clock botapi.TimeControl
 }
 
@@ -64,12 +73,50 @@ func (p *player) budget(ctx context.Context, pos *engine.Position) time.Time {
 }
 
 func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(botapi.Progress)) (engine.Move, error) {
-	ctx, cancel := context.WithDeadline(ctx, p.budget(ctx, pos))
+	deadline := p.budget(ctx, pos)
+	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
+	if p.exact != nil {
+		if m, ok := p.solveMove(ctx, pos, deadline, report); ok {
+			return m, nil
+		}
+	}
 	m, _, err := p.s.BestMove(ctx, pos, func(r search.Report) {
 		report(botapi.Progress{Depth: r.Depth, Score: int(r.Score), BestMove: pos.Rules().FormatMove(r.Best), Nodes: int64(r.Nodes)})
 	})
 	return m, err
+}
+
+// solveMove tries to score every column exactly within half the time
+// left, and returns the best (centre first among equals) if it can.
+func (p *player) solveMove(ctx context.Context, pos *engine.Position, deadline time.Time, report func(botapi.Progress)) (engine.Move, bool) {
+	ctx, cancel := context.WithDeadline(ctx, time.Now().Add(time.Until(deadline)/2))
+	defer cancel()
+	q := p.exact.NewPosition()
+	for _, m := range pos.Moves(nil) {
+		q.Play(int(m))
+	}
+	scores, err := p.exact.Analyze(ctx, q, false)
+	if err != nil {
+		return 0, false
+	}
+	best, bestScore := -1, solver.Invalid
+	cols := len(scores)
+	for i := 0; i < cols; i++ {
+		c := cols/2 + (1-2*(i%2))*(i+1)/2 // centre, then alternately right and left
+		if c < 0 || c >= cols || scores[c] == solver.Invalid {
+			continue
+		}
+		if best < 0 || scores[c] > bestScore {
+			best, bestScore = c, scores[c]
+		}
+	}
+	if best < 0 {
+		return 0, false
+	}
+	m := engine.Move(best)
+	report(botapi.Progress{Depth: pos.Rules().Cells() - pos.Ply(), Score: bestScore, BestMove: pos.Rules().FormatMove(m), Nodes: int64(p.exact.Nodes())})
+	return m, true
 }
 
 // Solve proves a position: weak (1, 0, -1) for every board; for Connect-X
