@@ -93,11 +93,13 @@ func (s *Solver) start(ctx context.Context) {
 
 // poll is called every pollMask+1 nodes.
 func (s *Solver) poll() {
-	// Once the searches have stored about as many entries as the table
-	// holds, it grows by 4x, up to its limit. Nodes store their entry
-	// by key after their children, so a table grown under them is fine.
+	// Once the searches have visited an eighth as many nodes as the table
+	// has entries, it grows by 4x, up to its limit (an eighth measured
+	// best on the shared sets: later growth loses more entries to
+	// replacement). Nodes store their entry by key after their children,
+	// so a table grown under them is fine.
 	s.filled += pollMask + 1
-	if int(s.tt.slots) < s.maxSlots && s.filled > uint64(len(s.tt.e))/2 {
+	if int(s.tt.slots) < s.maxSlots && s.filled > uint64(len(s.tt.e))/8 {
 		s.tt = s.tt.grow(min(s.maxSlots, int(s.tt.slots)+2))
 		s.filled = 0
 	}
