@@ -8,17 +8,25 @@ BOT_BINS := $(addprefix $(BIN)/kinrow-bot-,$(BOTS))
 PBRAIN_BINS := $(if $(wildcard cmd/pbrain-kinrow),$(BIN)/pbrain-kinrow $(addprefix $(BIN)/pbrain-kinrow-,$(BOTS)))
 TEST_TIMEOUT ?= 15m
 
-.PHONY: all build run test test-long bench fuzz generate vet clean $(BIN)/kinrow $(BOT_BINS)
+.PHONY: all build run test test-long bench fuzz generate vet clean $(BIN)/kinrow $(BOT_BINS) $(BIN)/pbrain-kinrow
 
 all: build
 
-build: $(if $(wildcard cmd/kinrow),$(BIN)/kinrow) $(BOT_BINS)
+build: $(if $(wildcard cmd/kinrow),$(BIN)/kinrow) $(BOT_BINS) $(PBRAIN_BINS)
 
 $(BIN)/kinrow:
 	$(GO) build -o $@ ./cmd/kinrow
 
 $(BOT_BINS): $(BIN)/kinrow-bot-%:
 	$(GO) build -o $@ ./bots/$*
+
+# Gomocup brains: pbrain-kinrow plays the default bot, each copy named
+# pbrain-kinrow-NAME plays bot NAME (managers look for pbrain-* files).
+$(BIN)/pbrain-kinrow:
+	$(GO) build -o $@ ./cmd/pbrain-kinrow
+
+$(BIN)/pbrain-kinrow-%: $(BIN)/pbrain-kinrow
+	cp -f $< $@
 
 # The host on stdin/stdout, Connect-4, with the strongest installed bot as the default.
 run: build

@@ -39,6 +39,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return matchCmd(ctx, args[1:], stdout, stderr)
 		case "solve":
 			return solveCmd(ctx, args[1:], stdin, stdout, stderr)
+		case "pbrain":
+			return pbrainCmd(ctx, args[1:], stdin, stdout, stderr)
 		case "help", "-h", "--help", "-help":
 			usage(stdout)
 			return 0
@@ -57,6 +59,7 @@ Usage:
   kinrow [serve] [flags]   speak the text protocol on stdin/stdout (docs/PROTOCOL.md)
   kinrow match [flags]     play automated matches and tournaments (docs/MATCHES.md)
   kinrow solve [flags]     solve positions read from stdin (kinrow solve -h)
+  kinrow pbrain [flags]    be a Gomocup brain on stdin/stdout (kinrow pbrain -h)
   kinrow help              this text
   kinrow version           the version
 

@@ -1,0 +1,116 @@
+package pbrain
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/protocol/botapi"
+)
+
+// player is the bot as the brain holds it: the referee.Player the loader
+// gave, the options it was started with, and, when the player exposes its
+// wire-level API (a plugin bot does), move requests that carry the bot's
+// progress to the brain.
+type player struct {
+	referee.Player
+	opts map[string]string
+	side engine.Color
+	api  botapi.Bot
+
+	mu       sync.Mutex
+	progress func(botapi.Progress)
+}
+
+// apiPlayer is a player that exposes its wire-level API (*pluginbot.Bot).
+type apiPlayer interface {
+	API() botapi.Bot
+}
+
+func newPlayer(p referee.Player, opts map[string]string) *player {
+	pl := &player{Player: p, opts: opts}
+	if a, ok := p.(apiPlayer); ok {
+		pl.api = a.API()
+	}
+	return pl
+}
+
+// setProgress sets where the next move's progress goes (nil: nowhere).
+func (p *player) setProgress(f func(botapi.Progress)) {
+	p.mu.Lock()
+	p.progress = f
+	p.mu.Unlock()
+}
+
+func (p *player) report(pr botapi.Progress) {
+	p.mu.Lock()
+	f := p.progress
+	p.mu.Unlock()
+	if f != nil {
+		f(pr)
+	}
+}
+
+// GenMove asks for a move; through the API when there is one, so the
+// progress reaches the brain, with errors classified as the referee
+// expects (a broken connection is referee.ErrDisconnected, a missed
+// deadline context.DeadlineExceeded).
+func (p *player) GenMove(ctx context.Context, req referee.MoveRequest) (string, error) {
+	if p.api == nil {
+		return p.Player.GenMove(ctx, req)
+	}
+	move, err := p.api.GenMove(ctx, botapi.GenMoveRequest{
+		Deadline: req.Deadline, MoveTime: req.MoveTime, XLeft: req.Left[0], OLeft: req.Left[1], Play: true,
+	}, p.report)
+	switch {
+	case err == nil:
+		return move, nil
+	case botapi.IsDisconnect(err):
+		return "", fmt.Errorf("%w: %v", referee.ErrDisconnected, err)
+	case botapi.IsDeadline(err):
+		return "", fmt.Errorf("%w: %v", context.DeadlineExceeded, err)
+	}
+	return "", err
+}
+
+// memoryOptions are the names of the int options taken to size a bot's
+// memory, in MiB.
+var memoryOptions = []string{"mem", "memory", "hash", "tt"}
+
+// options returns the options to start the bot with: the user's, plus the
+// memory option sized from INFO max_memory when the bot has one the user
+// did not set.
+func (b *Brain) options(ctx context.Context) (map[string]string, error) {
+	opts := make(map[string]string, len(b.cfg.Options)+1)
+	for k, v := range b.cfg.Options {
+		opts[k] = v
+	}
+	if b.info.maxMemory <= 0 {
+		return opts, nil
+	}
+	info, err := b.cfg.Loader.Info(ctx, b.botName)
+	if err != nil {
+		return nil, fmt.Errorf("bot %s: %w", b.botName, err)
+	}
+	for _, o := range info.Options {
+		if o.Type != botapi.OptionInt || !slices.Contains(memoryOptions, strings.ToLower(o.Name)) {
+			continue
+		}
+		if _, set := opts[o.Name]; set {
+			break
+		}
+		mib := b.info.maxMemory / 2 / (1 << 20)
+		if o.Min != 0 || o.Max != 0 {
+			mib = min(max(mib, o.Min), o.Max)
+		}
+		opts[o.Name] = strconv.FormatInt(mib, 10)
+		b.log.Debug("memory option from max_memory", "option", o.Name, "MiB", mib, "max_memory", b.info.maxMemory)
+		break
+	}
+	return opts, nil
+}

@@ -1,0 +1,102 @@
+package pbrain
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/kinrow/kinrow/protocol/gomocup"
+)
+
+// maxMillis bounds the INFO times kept (about 31 years), so durations never
+// overflow.
+const maxMillis = 1 << 40
+
+// settings are the INFO values; each persists until changed.
+type settings struct {
+	turn      time.Duration
+	turnSet   bool
+	match     time.Duration // 0: no match limit
+	left      time.Duration
+	leftSet   bool
+	maxMemory int64 // bytes; 0: no limit
+	rule      gomocup.Rule
+	gameType  int64
+}
+
+// set applies one INFO command. Unknown keys are ignored (the protocol
+// says so); a malformed value of a known key is an error, and the previous
+// value stays.
+func (s *settings) set(c gomocup.Command) error {
+	ms := func() (time.Duration, error) {
+		v, err := c.Int()
+		if err != nil {
+			return 0, fmt.Errorf("%w (milliseconds)", err)
+		}
+		return time.Duration(min(v, maxMillis)) * time.Millisecond, nil
+	}
+	var err error
+	switch c.Key {
+	case gomocup.InfoTimeoutTurn:
+		var d time.Duration
+		if d, err = ms(); err == nil {
+			s.turn, s.turnSet = d, true
+		}
+	case gomocup.InfoTimeoutMatch:
+		var d time.Duration
+		if d, err = ms(); err == nil {
+			s.match = d
+		}
+	case gomocup.InfoTimeLeft:
+		var d time.Duration
+		if d, err = ms(); err == nil {
+			s.left, s.leftSet = d, true
+		}
+	case gomocup.InfoMaxMemory:
+		var v int64
+		if v, err = c.Int(); err == nil {
+			s.maxMemory = v
+		} else {
+			err = fmt.Errorf("%w (bytes)", err)
+		}
+	case gomocup.InfoRule:
+		var r gomocup.Rule
+		if r, err = gomocup.ParseRule(c.Value); err == nil {
+			s.rule = r
+		}
+	case gomocup.InfoGameType:
+		var v int64
+		if v, err = c.Int(); err == nil {
+			s.gameType = v
+		}
+	}
+	return err
+}
+
+// supported tells whether the brain plays the rule set.
+func (s *settings) supported() error {
+	if s.rule != gomocup.RuleFreestyle {
+		return fmt.Errorf("rule %d (%s) is not supported: this brain plays freestyle, INFO rule 0 (five or more in a row wins)", int(s.rule), s.rule)
+	}
+	return nil
+}
+
+// limit is the time the brain may take for the next move (see the package
+// comment): timeout_turn or its default, capped by a share of the match
+// time left.
+func (s *settings) limit(cfg Config, spent time.Duration) time.Duration {
+	l := cfg.DefaultTurn
+	if s.turnSet {
+		l = s.turn
+		if l == 0 {
+			l = cfg.FastTurn
+		}
+	}
+	left, known := s.left, s.leftSet
+	if !known && s.match > 0 {
+		left, known = max(s.match-spent, 0), true
+	}
+	if known {
+		l = min(l, left/MatchShare)
+	}
+	return max(l, time.Millisecond)
+}
