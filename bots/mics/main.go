@@ -19,8 +19,10 @@ type bot struct{}
 func (bot) Info() botapi.Info {
 	return botapi.Info{
 		Name: "mics", Version: "1.0", Author: "kinrow", Strength: 20,
-		Kinds:   []string{"connectx", "mnk"},
-		MaxRows: engine.MaxSide, MaxCols: engine.MaxSide,
+		// Stronger than alphabeta at m,n,k (docs/STRENGTH.md), weaker at Connect-X.
+		KindStrength: map[string]int{"mnk": 45},
+		Kinds:        []string{"connectx", "mnk"},
+		MaxRows:      engine.MaxSide, MaxCols: engine.MaxSide,
 		Options: []botapi.Option{
 			{Name: "branching", Type: botapi.OptionInt, Min: 1, Max: mics.MaxBranching,
 				Help: "cells searched per node, best MICS values first (default: 8..12 by the node budget, all on small boards)"},

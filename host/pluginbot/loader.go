@@ -155,7 +155,7 @@ func (l *Loader) Default(ctx context.Context, r engine.Rules) (string, error) {
 			continue
 		}
 		if Plays(info, r) {
-			cands = append(cands, cand{e.Name, int(info.Strength)})
+			cands = append(cands, cand{e.Name, info.StrengthFor(r.Kind.String())})
 		}
 	}
 	if len(cands) == 0 {

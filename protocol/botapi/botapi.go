@@ -99,8 +99,11 @@ type Info struct {
 	Version string
 	Author  string
 	// Strength: higher is stronger. The host's default bot is the strongest
-	// installed one that plays the rules.
+	// installed one that plays the rules (see StrengthFor).
 	Strength int
+	// KindStrength overrides Strength for one kind of game ("connectx",
+	// "mnk"): a bot strong at one game and weak at the other says so here.
+	KindStrength map[string]int
 	// Kinds played: "connectx", "mnk".
 	Kinds []string
 	// MaxRows and MaxCols bound the boards played; 0 means no limit.
@@ -220,4 +223,13 @@ type SolveReply struct {
 	Nodes  int64
 	// Error is set when the request was wrong (bad rules, illegal moves).
 	Error string
+}
+
+// StrengthFor returns the bot's strength for games of kind (Kind's string,
+// "connectx" or "mnk"): its KindStrength entry if any, else Strength.
+func (i Info) StrengthFor(kind string) int {
+	if v, ok := i.KindStrength[kind]; ok {
+		return v
+	}
+	return i.Strength
 }

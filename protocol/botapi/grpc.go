@@ -58,6 +58,12 @@ func (c *GRPCClient) Info(ctx context.Context) (Info, error) {
 		Strength: int(r.GetStrength()), Kinds: r.GetKinds(),
 		MaxRows: int(r.GetMaxRows()), MaxCols: int(r.GetMaxCols()),
 	}
+	for k, v := range r.GetKindStrength() {
+		if info.KindStrength == nil {
+			info.KindStrength = map[string]int{}
+		}
+		info.KindStrength[k] = int(v)
+	}
 	for _, o := range r.GetOptions() {
 		info.Options = append(info.Options, Option{
 			Name: o.GetName(), Type: o.GetType(), Default: o.GetDefault(),
@@ -189,6 +195,12 @@ func (s *GRPCServer) Info(ctx context.Context, _ *botpb.InfoRequest) (*botpb.Inf
 		Name: info.Name, Version: info.Version, Author: info.Author,
 		Strength: int32(info.Strength), Kinds: info.Kinds,
 		MaxRows: int32(info.MaxRows), MaxCols: int32(info.MaxCols),
+	}
+	for k, v := range info.KindStrength {
+		if r.KindStrength == nil {
+			r.KindStrength = map[string]int32{}
+		}
+		r.KindStrength[k] = int32(v)
 	}
 	for _, o := range info.Options {
 		r.Options = append(r.Options, &botpb.Option{

@@ -171,9 +171,13 @@ type InfoReply struct {
 	// Kinds played: "connectx", "mnk".
 	Kinds []string `protobuf:"bytes,5,rep,name=kinds,proto3" json:"kinds,omitempty"`
 	// Largest board played; 0 means no limit.
-	MaxRows       int32     `protobuf:"varint,6,opt,name=max_rows,json=maxRows,proto3" json:"max_rows,omitempty"`
-	MaxCols       int32     `protobuf:"varint,7,opt,name=max_cols,json=maxCols,proto3" json:"max_cols,omitempty"`
-	Options       []*Option `protobuf:"bytes,8,rep,name=options,proto3" json:"options,omitempty"`
+	MaxRows int32     `protobuf:"varint,6,opt,name=max_rows,json=maxRows,proto3" json:"max_rows,omitempty"`
+	MaxCols int32     `protobuf:"varint,7,opt,name=max_cols,json=maxCols,proto3" json:"max_cols,omitempty"`
+	Options []*Option `protobuf:"bytes,8,rep,name=options,proto3" json:"options,omitempty"`
+	// Strength for one kind of game ("connectx", "mnk"), where it differs
+	// from strength: the host's default bot for a game of that kind is the
+	// one with the highest strength for it.
+	KindStrength  map[string]int32 `protobuf:"bytes,9,rep,name=kind_strength,json=kindStrength,proto3" json:"kind_strength,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -260,6 +264,13 @@ func (x *InfoReply) GetMaxCols() int32 {
 func (x *InfoReply) GetOptions() []*Option {
 	if x != nil {
 		return x.Options
+	}
+	return nil
+}
+
+func (x *InfoReply) GetKindStrength() map[string]int32 {
+	if x != nil {
+		return x.KindStrength
 	}
 	return nil
 }
@@ -1142,7 +1153,7 @@ const file_bot_proto_rawDesc = "" +
 	"\x03min\x18\x04 \x01(\x03R\x03min\x12\x10\n" +
 	"\x03max\x18\x05 \x01(\x03R\x03max\x12\x12\n" +
 	"\x04help\x18\x06 \x01(\tR\x04help\x12\x18\n" +
-	"\achoices\x18\a \x03(\tR\achoices\"\xea\x01\n" +
+	"\achoices\x18\a \x03(\tR\achoices\"\xfc\x02\n" +
 	"\tInfoReply\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x16\n" +
@@ -1151,7 +1162,11 @@ const file_bot_proto_rawDesc = "" +
 	"\x05kinds\x18\x05 \x03(\tR\x05kinds\x12\x19\n" +
 	"\bmax_rows\x18\x06 \x01(\x05R\amaxRows\x12\x19\n" +
 	"\bmax_cols\x18\a \x01(\x05R\amaxCols\x12/\n" +
-	"\aoptions\x18\b \x03(\v2\x15.kinrow.bot.v1.OptionR\aoptions\"\xa0\x01\n" +
+	"\aoptions\x18\b \x03(\v2\x15.kinrow.bot.v1.OptionR\aoptions\x12O\n" +
+	"\rkind_strength\x18\t \x03(\v2*.kinrow.bot.v1.InfoReply.KindStrengthEntryR\fkindStrength\x1a?\n" +
+	"\x11KindStrengthEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"\xa0\x01\n" +
 	"\vTimeControl\x12\x1f\n" +
 	"\vmovetime_ms\x18\x01 \x01(\x03R\n" +
 	"movetimeMs\x12\x17\n" +
@@ -1235,7 +1250,7 @@ func file_bot_proto_rawDescGZIP() []byte {
 	return file_bot_proto_rawDescData
 }
 
-var file_bot_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
+var file_bot_proto_msgTypes = make([]protoimpl.MessageInfo, 19)
 var file_bot_proto_goTypes = []any{
 	(*InfoRequest)(nil),     // 0: kinrow.bot.v1.InfoRequest
 	(*Option)(nil),          // 1: kinrow.bot.v1.Option
@@ -1254,32 +1269,34 @@ var file_bot_proto_goTypes = []any{
 	(*GenMoveReply)(nil),    // 14: kinrow.bot.v1.GenMoveReply
 	(*SolveRequest)(nil),    // 15: kinrow.bot.v1.SolveRequest
 	(*SolveReply)(nil),      // 16: kinrow.bot.v1.SolveReply
-	nil,                     // 17: kinrow.bot.v1.NewGameRequest.OptionsEntry
+	nil,                     // 17: kinrow.bot.v1.InfoReply.KindStrengthEntry
+	nil,                     // 18: kinrow.bot.v1.NewGameRequest.OptionsEntry
 }
 var file_bot_proto_depIdxs = []int32{
 	1,  // 0: kinrow.bot.v1.InfoReply.options:type_name -> kinrow.bot.v1.Option
-	17, // 1: kinrow.bot.v1.NewGameRequest.options:type_name -> kinrow.bot.v1.NewGameRequest.OptionsEntry
-	3,  // 2: kinrow.bot.v1.NewGameRequest.time:type_name -> kinrow.bot.v1.TimeControl
-	13, // 3: kinrow.bot.v1.GenMoveReply.progress:type_name -> kinrow.bot.v1.Progress
-	0,  // 4: kinrow.bot.v1.Bot.Info:input_type -> kinrow.bot.v1.InfoRequest
-	4,  // 5: kinrow.bot.v1.Bot.NewGame:input_type -> kinrow.bot.v1.NewGameRequest
-	6,  // 6: kinrow.bot.v1.Bot.Play:input_type -> kinrow.bot.v1.PlayRequest
-	8,  // 7: kinrow.bot.v1.Bot.Undo:input_type -> kinrow.bot.v1.UndoRequest
-	10, // 8: kinrow.bot.v1.Bot.TimeLeft:input_type -> kinrow.bot.v1.TimeLeftRequest
-	12, // 9: kinrow.bot.v1.Bot.GenMove:input_type -> kinrow.bot.v1.GenMoveRequest
-	15, // 10: kinrow.bot.v1.Bot.Solve:input_type -> kinrow.bot.v1.SolveRequest
-	2,  // 11: kinrow.bot.v1.Bot.Info:output_type -> kinrow.bot.v1.InfoReply
-	5,  // 12: kinrow.bot.v1.Bot.NewGame:output_type -> kinrow.bot.v1.NewGameReply
-	7,  // 13: kinrow.bot.v1.Bot.Play:output_type -> kinrow.bot.v1.PlayReply
-	9,  // 14: kinrow.bot.v1.Bot.Undo:output_type -> kinrow.bot.v1.UndoReply
-	11, // 15: kinrow.bot.v1.Bot.TimeLeft:output_type -> kinrow.bot.v1.TimeLeftReply
-	14, // 16: kinrow.bot.v1.Bot.GenMove:output_type -> kinrow.bot.v1.GenMoveReply
-	16, // 17: kinrow.bot.v1.Bot.Solve:output_type -> kinrow.bot.v1.SolveReply
-	11, // [11:18] is the sub-list for method output_type
-	4,  // [4:11] is the sub-list for method input_type
-	4,  // [4:4] is the sub-list for extension type_name
-	4,  // [4:4] is the sub-list for extension extendee
-	0,  // [0:4] is the sub-list for field type_name
+	17, // 1: kinrow.bot.v1.InfoReply.kind_strength:type_name -> kinrow.bot.v1.InfoReply.KindStrengthEntry
+	18, // 2: kinrow.bot.v1.NewGameRequest.options:type_name -> kinrow.bot.v1.NewGameRequest.OptionsEntry
+	3,  // 3: kinrow.bot.v1.NewGameRequest.time:type_name -> kinrow.bot.v1.TimeControl
+	13, // 4: kinrow.bot.v1.GenMoveReply.progress:type_name -> kinrow.bot.v1.Progress
+	0,  // 5: kinrow.bot.v1.Bot.Info:input_type -> kinrow.bot.v1.InfoRequest
+	4,  // 6: kinrow.bot.v1.Bot.NewGame:input_type -> kinrow.bot.v1.NewGameRequest
+	6,  // 7: kinrow.bot.v1.Bot.Play:input_type -> kinrow.bot.v1.PlayRequest
+	8,  // 8: kinrow.bot.v1.Bot.Undo:input_type -> kinrow.bot.v1.UndoRequest
+	10, // 9: kinrow.bot.v1.Bot.TimeLeft:input_type -> kinrow.bot.v1.TimeLeftRequest
+	12, // 10: kinrow.bot.v1.Bot.GenMove:input_type -> kinrow.bot.v1.GenMoveRequest
+	15, // 11: kinrow.bot.v1.Bot.Solve:input_type -> kinrow.bot.v1.SolveRequest
+	2,  // 12: kinrow.bot.v1.Bot.Info:output_type -> kinrow.bot.v1.InfoReply
+	5,  // 13: kinrow.bot.v1.Bot.NewGame:output_type -> kinrow.bot.v1.NewGameReply
+	7,  // 14: kinrow.bot.v1.Bot.Play:output_type -> kinrow.bot.v1.PlayReply
+	9,  // 15: kinrow.bot.v1.Bot.Undo:output_type -> kinrow.bot.v1.UndoReply
+	11, // 16: kinrow.bot.v1.Bot.TimeLeft:output_type -> kinrow.bot.v1.TimeLeftReply
+	14, // 17: kinrow.bot.v1.Bot.GenMove:output_type -> kinrow.bot.v1.GenMoveReply
+	16, // 18: kinrow.bot.v1.Bot.Solve:output_type -> kinrow.bot.v1.SolveReply
+	12, // [12:19] is the sub-list for method output_type
+	5,  // [5:12] is the sub-list for method input_type
+	5,  // [5:5] is the sub-list for extension type_name
+	5,  // [5:5] is the sub-list for extension extendee
+	0,  // [0:5] is the sub-list for field type_name
 }
 
 func init() { file_bot_proto_init() }
@@ -1297,7 +1314,7 @@ func file_bot_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_bot_proto_rawDesc), len(file_bot_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   18,
+			NumMessages:   19,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
