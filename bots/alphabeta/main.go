@@ -76,7 +76,7 @@ func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(
 	deadline := p.budget(ctx, pos)
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	if p.exact != nil {
+	if p.exact != nil && pos.Rules().Cells()-pos.Ply() <= exactCells {
 		if m, ok := p.solveMove(ctx, pos, deadline, report); ok {
 			return m, nil
 		}
@@ -86,6 +86,11 @@ func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(
 	})
 	return m, err
 }
+
+// exactCells: the exact solver is tried in play only with at most this
+// many empty cells. Connect-4 positions with more (openings) take seconds
+// to solve; trying them would only take time from the search.
+const exactCells = 28
 
 // solveMove tries to score every column exactly within half the time
 // left, and returns the best (centre first among equals) if it can.
