@@ -92,7 +92,19 @@ type Brain struct {
 
 	botName string // resolved bot name
 	player  *player
+	spare   *spare // a bot starting in the background, after one failed
 	backlog []item
+	ctx     context.Context // Serve's
+}
+
+// spare is a bot being started in the background, so that replacing a bot
+// that failed does not take the next move's time before that move starts.
+type spare struct {
+	done   chan struct{}
+	cancel context.CancelFunc
+	opts   map[string]string
+	p      referee.Player // set when done, if err is nil
+	err    error
 }
 
 // New returns a brain on cfg.
@@ -132,6 +144,7 @@ func (b *Brain) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer b.shutdown()
+	b.ctx = ctx
 	items := make(chan item)
 	go func() {
 		r := gomocup.NewReader(in)
@@ -179,7 +192,59 @@ func (b *Brain) shutdown() {
 		b.player.Kill()
 		b.player = nil
 	}
+	if sp := b.spare; sp != nil {
+		b.spare = nil
+		sp.cancel()
+		select {
+		case <-sp.done:
+			if sp.p != nil {
+				sp.p.Kill()
+			}
+		case <-time.After(500 * time.Millisecond):
+			b.log.Warn("a bot still starting is left to the loader")
+		}
+	}
 	b.cfg.Loader.Close()
+}
+
+// startSpare starts the bot in the background (see spare).
+func (b *Brain) startSpare() {
+	opts, err := b.options(b.ctx)
+	if err != nil {
+		b.log.Warn("cannot start a fresh bot now", "error", err)
+		return
+	}
+	ctx, cancel := context.WithCancel(b.ctx)
+	sp := &spare{done: make(chan struct{}), cancel: cancel, opts: opts}
+	name := b.botName
+	go func() {
+		defer close(sp.done)
+		sp.p, sp.err = b.cfg.Loader.Load(ctx, name, name, opts)
+	}()
+	b.spare = sp
+}
+
+// takeSpare waits for the spare bot (bounded by ctx; the spare is kept if
+// ctx ends first) and returns it, or nil if it failed or its options are
+// not opts any more.
+func (b *Brain) takeSpare(ctx context.Context, opts map[string]string) (referee.Player, error) {
+	sp := b.spare
+	select {
+	case <-sp.done:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("the bot is still starting: %w", ctx.Err())
+	}
+	b.spare = nil
+	sp.cancel()
+	if sp.err != nil {
+		b.log.Warn("the fresh bot did not start; starting another", "error", sp.err)
+		return nil, nil
+	}
+	if !sameOptions(sp.opts, opts) {
+		sp.p.Kill()
+		return nil, nil
+	}
+	return sp.p, nil
 }
 
 // reply writes one answer.
@@ -281,6 +346,16 @@ func (b *Brain) start(ctx context.Context, c gomocup.Command) gomocup.Response {
 		}
 		if name != b.botName {
 			b.dropPlayer("another bot plays this board")
+			if sp := b.spare; sp != nil {
+				b.spare = nil
+				sp.cancel()
+				go func() {
+					<-sp.done
+					if sp.p != nil {
+						sp.p.Kill()
+					}
+				}()
+			}
 		}
 		b.botName = name
 	}
@@ -450,6 +525,15 @@ func (b *Brain) ensure(ctx context.Context, c engine.Color) error {
 	}
 	if b.player != nil && !sameOptions(b.player.opts, opts) {
 		b.dropPlayer("its options changed (max_memory)")
+	}
+	if b.player == nil && b.spare != nil {
+		p, err := b.takeSpare(ctx, opts)
+		if err != nil {
+			return err
+		}
+		if p != nil {
+			b.player = newPlayer(p, opts)
+		}
 	}
 	if b.player == nil {
 		p, err := b.cfg.Loader.Load(ctx, b.botName, b.botName, opts)

@@ -99,14 +99,14 @@ wait:
 	if !finished {
 		res = <-done
 	}
-	b.recover(ctx, target, answer, us, res)
+	b.recover(ctx, target, answer, res)
 	return werr
 }
 
 // recover brings the game to target plus the brain's own answer after the
 // bot failed to give it, killing a bot that failed and starting a fresh one
 // for the next move.
-func (b *Brain) recover(ctx context.Context, target []engine.Move, answer engine.Move, us engine.Color, res outcome) {
+func (b *Brain) recover(ctx context.Context, target []engine.Move, answer engine.Move, res outcome) {
 	resigned := res.err == nil && res.out.Forfeit == "" && !res.out.Played && res.out.Detail != ""
 	if !resigned {
 		b.dropPlayer("it failed to move: killed, a fresh one plays the next move")
@@ -124,8 +124,10 @@ func (b *Brain) recover(ctx context.Context, target []engine.Move, answer engine
 		}
 	}
 	b.game = g
-	if err := b.ensure(ctx, us); err != nil {
-		b.log.Warn("could not start a fresh bot now; trying again at the next move", "error", err)
+	// In the background: the next command's clock may already run. The
+	// next move attaches the fresh bot (waiting for it within its limit).
+	if b.player == nil && b.spare == nil {
+		b.startSpare()
 	}
 }
 

@@ -32,6 +32,17 @@ type apiPlayer interface {
 	API() botapi.Bot
 }
 
+// ProgressPlayer is a referee.Player that reports its search progress
+// itself; the brain uses GenMoveProgress instead of GenMove when the player
+// the loader gives implements it (a player that exposes API() botapi.Bot,
+// as a plugin bot does, needs nothing more).
+type ProgressPlayer interface {
+	referee.Player
+	// GenMoveProgress is GenMove, calling progress with each report before
+	// it returns (never after).
+	GenMoveProgress(ctx context.Context, req referee.MoveRequest, progress func(botapi.Progress)) (string, error)
+}
+
 func newPlayer(p referee.Player, opts map[string]string) *player {
 	pl := &player{Player: p, opts: opts}
 	if a, ok := p.(apiPlayer); ok {
@@ -56,11 +67,14 @@ func (p *player) report(pr botapi.Progress) {
 	}
 }
 
-// GenMove asks for a move; through the API when there is one, so the
-// progress reaches the brain, with errors classified as the referee
-// expects (a broken connection is referee.ErrDisconnected, a missed
-// deadline context.DeadlineExceeded).
+// GenMove asks for a move: through GenMoveProgress or the API when the
+// player has one, so the progress reaches the brain. Errors from the API
+// are classified as the referee expects: a broken connection is
+// referee.ErrDisconnected, a missed deadline context.DeadlineExceeded.
 func (p *player) GenMove(ctx context.Context, req referee.MoveRequest) (string, error) {
+	if pp, ok := p.Player.(ProgressPlayer); ok {
+		return pp.GenMoveProgress(ctx, req, p.report)
+	}
 	if p.api == nil {
 		return p.Player.GenMove(ctx, req)
 	}
