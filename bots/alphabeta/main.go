@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -17,8 +18,23 @@ import (
 // transposition table serves every position of a solve run.
 type alphabeta struct {
 	mu      sync.Mutex
-	solvers map[engine.Rules]*search.Searcher
-	boards  map[engine.Rules]*solver.Solver // 64-bit bitboard solvers
+	solvers map[solverKey]*search.Searcher
+	boards  map[solverKey]*solver.Solver // 64-bit bitboard solvers
+}
+
+// solverKey: a solver serves the requests of one rules and table size.
+type solverKey struct {
+	rules engine.Rules
+	ttMiB int
+}
+
+// ttOf returns a solve request's table size: its tt option (checked by the
+// SDK against Info) or the default.
+func ttOf(req botapi.SolveRequest) int {
+	if v, err := strconv.Atoi(req.Options["tt"]); err == nil && v > 0 {
+		return v
+	}
+	return solver.DefaultTTMiB
 }
 
 func (*alphabeta) Info() botapi.Info {
@@ -132,13 +148,15 @@ func (a *alphabeta) Solve(ctx context.Context, pos *engine.Position, req botapi.
 	if r := pos.Rules(); r.Kind == engine.ConnectX && (r.Rows+1)*r.Cols <= 64 {
 		return a.solveBitboard(ctx, pos, req)
 	}
-	s := a.solvers[pos.Rules()]
+	key := solverKey{pos.Rules(), ttOf(req)}
+	s := a.solvers[key]
 	if s == nil {
 		var err error
-		if s, err = search.New(pos.Rules(), search.Options{TTMiB: 64}); err != nil {
+		if s, err = search.New(pos.Rules(), search.Options{TTMiB: key.ttMiB}); err != nil {
 			return botapi.SolveReply{}, err
 		}
-		a.solvers[pos.Rules()] = s
+		clear(a.solvers) // one table at a time
+		a.solvers[key] = s
 	}
 	value := func(q *engine.Position) (int, error) {
 		if q.Result() != engine.Open {
@@ -203,13 +221,15 @@ func (a *alphabeta) Solve(ctx context.Context, pos *engine.Position, req botapi.
 // solver, whose table is kept across the requests of a run.
 func (a *alphabeta) solveBitboard(ctx context.Context, pos *engine.Position, req botapi.SolveRequest) (botapi.SolveReply, error) {
 	r := pos.Rules()
-	sv := a.boards[r]
+	key := solverKey{r, ttOf(req)}
+	sv := a.boards[key]
 	if sv == nil {
 		var err error
-		if sv, err = solver.New(r.Rows, r.Cols, r.K, solver.DefaultTTMiB); err != nil {
+		if sv, err = solver.New(r.Rows, r.Cols, r.K, key.ttMiB); err != nil {
 			return botapi.SolveReply{}, err
 		}
-		a.boards[r] = sv
+		clear(a.boards) // one table at a time
+		a.boards[key] = sv
 	}
 	p := sv.NewPosition()
 	for _, m := range pos.Moves(nil) {
@@ -249,5 +269,5 @@ func sign(v int) int {
 }
 
 func main() {
-	sdk.Serve(&alphabeta{solvers: map[engine.Rules]*search.Searcher{}, boards: map[engine.Rules]*solver.Solver{}})
+	sdk.Serve(&alphabeta{solvers: map[solverKey]*search.Searcher{}, boards: map[solverKey]*solver.Solver{}})
 }

@@ -158,7 +158,7 @@ func solveCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			if err != nil {
 				l.err = err.Error()
 			} else {
-				l.req = botapi.SolveRequest{ID: id, Rules: rules.String(), Moves: moves, Analyze: *analyze, Weak: *weak, Timeout: *timeout}
+				l.req = botapi.SolveRequest{ID: id, Rules: rules.String(), Moves: moves, Analyze: *analyze, Weak: *weak, Timeout: *timeout, Options: botOpts}
 				if err := stream.Send(l.req); err != nil {
 					sendErr <- err
 					return

@@ -65,3 +65,26 @@ func TestSolveAgainstSharedSets(t *testing.T) {
 	}
 	checkNoBotProcesses(t)
 }
+
+// TestSolveBotOptions: --bot-opt reaches the solver (a table size), and a
+// bad option answers every line with the reason, naming what is accepted.
+func TestSolveBotOptions(t *testing.T) {
+	for _, tc := range []struct {
+		opt  string
+		want string
+	}{
+		{"tt=8", "4455 18"},
+		{"tt=0", "4455 ? option tt=0 out of range 1..4096"},
+		{"size=3", "4455 ? unknown option size: accepted are tt, branching"},
+	} {
+		cmd := kinrowCmd(t, "solve", "--bot", "alphabeta", "--bot-opt", tc.opt)
+		cmd.Stdin = strings.NewReader("4455\n")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("--bot-opt %s: %v", tc.opt, err)
+		}
+		if got := strings.TrimSpace(string(out)); got != tc.want {
+			t.Errorf("--bot-opt %s: %q, want %q", tc.opt, got, tc.want)
+		}
+	}
+}

@@ -208,6 +208,9 @@ type SolveRequest struct {
 	Weak bool
 	// Timeout bounds the work on this request; 0 means no limit.
 	Timeout time.Duration
+	// Options are the bot's options (as NewGame gets them), e.g. a table
+	// size; the SDK checks them against the bot's Info before Solve.
+	Options map[string]string
 }
 
 // SolveReply answers a SolveRequest.

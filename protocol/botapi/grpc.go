@@ -388,14 +388,14 @@ func progressFromPB(p *botpb.Progress) Progress {
 func solveRequestToPB(r SolveRequest) *botpb.SolveRequest {
 	return &botpb.SolveRequest{
 		Id: r.ID, Rules: r.Rules, Moves: r.Moves, Analyze: r.Analyze, Weak: r.Weak,
-		TimeoutMs: r.Timeout.Milliseconds(),
+		TimeoutMs: r.Timeout.Milliseconds(), Options: r.Options,
 	}
 }
 
 func solveRequestFromPB(r *botpb.SolveRequest) SolveRequest {
 	return SolveRequest{
 		ID: r.GetId(), Rules: r.GetRules(), Moves: r.GetMoves(), Analyze: r.GetAnalyze(),
-		Weak: r.GetWeak(), Timeout: ms(r.GetTimeoutMs()),
+		Weak: r.GetWeak(), Timeout: ms(r.GetTimeoutMs()), Options: r.GetOptions(),
 	}
 }
 

@@ -968,7 +968,9 @@ type SolveRequest struct {
 	// Only win / draw / loss, not the distance.
 	Weak bool `protobuf:"varint,5,opt,name=weak,proto3" json:"weak,omitempty"`
 	// 0 means no limit beyond the stream's context.
-	TimeoutMs     int64 `protobuf:"varint,6,opt,name=timeout_ms,json=timeoutMs,proto3" json:"timeout_ms,omitempty"`
+	TimeoutMs int64 `protobuf:"varint,6,opt,name=timeout_ms,json=timeoutMs,proto3" json:"timeout_ms,omitempty"`
+	// The bot's options (those of its Info), e.g. a table size.
+	Options       map[string]string `protobuf:"bytes,7,rep,name=options,proto3" json:"options,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1043,6 +1045,13 @@ func (x *SolveRequest) GetTimeoutMs() int64 {
 		return x.TimeoutMs
 	}
 	return 0
+}
+
+func (x *SolveRequest) GetOptions() map[string]string {
+	if x != nil {
+		return x.Options
+	}
+	return nil
 }
 
 type SolveReply struct {
@@ -1211,7 +1220,7 @@ const file_bot_proto_rawDesc = "" +
 	"\fGenMoveReply\x125\n" +
 	"\bprogress\x18\x01 \x01(\v2\x17.kinrow.bot.v1.ProgressH\x00R\bprogress\x12\x14\n" +
 	"\x04move\x18\x02 \x01(\tH\x00R\x04moveB\a\n" +
-	"\x05reply\"\x97\x01\n" +
+	"\x05reply\"\x97\x02\n" +
 	"\fSolveRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x14\n" +
 	"\x05rules\x18\x02 \x01(\tR\x05rules\x12\x14\n" +
@@ -1219,7 +1228,11 @@ const file_bot_proto_rawDesc = "" +
 	"\aanalyze\x18\x04 \x01(\bR\aanalyze\x12\x12\n" +
 	"\x04weak\x18\x05 \x01(\bR\x04weak\x12\x1d\n" +
 	"\n" +
-	"timeout_ms\x18\x06 \x01(\x03R\ttimeoutMs\"\xa2\x01\n" +
+	"timeout_ms\x18\x06 \x01(\x03R\ttimeoutMs\x12B\n" +
+	"\aoptions\x18\a \x03(\v2(.kinrow.bot.v1.SolveRequest.OptionsEntryR\aoptions\x1a:\n" +
+	"\fOptionsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xa2\x01\n" +
 	"\n" +
 	"SolveReply\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x14\n" +
@@ -1250,7 +1263,7 @@ func file_bot_proto_rawDescGZIP() []byte {
 	return file_bot_proto_rawDescData
 }
 
-var file_bot_proto_msgTypes = make([]protoimpl.MessageInfo, 19)
+var file_bot_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
 var file_bot_proto_goTypes = []any{
 	(*InfoRequest)(nil),     // 0: kinrow.bot.v1.InfoRequest
 	(*Option)(nil),          // 1: kinrow.bot.v1.Option
@@ -1271,6 +1284,7 @@ var file_bot_proto_goTypes = []any{
 	(*SolveReply)(nil),      // 16: kinrow.bot.v1.SolveReply
 	nil,                     // 17: kinrow.bot.v1.InfoReply.KindStrengthEntry
 	nil,                     // 18: kinrow.bot.v1.NewGameRequest.OptionsEntry
+	nil,                     // 19: kinrow.bot.v1.SolveRequest.OptionsEntry
 }
 var file_bot_proto_depIdxs = []int32{
 	1,  // 0: kinrow.bot.v1.InfoReply.options:type_name -> kinrow.bot.v1.Option
@@ -1278,25 +1292,26 @@ var file_bot_proto_depIdxs = []int32{
 	18, // 2: kinrow.bot.v1.NewGameRequest.options:type_name -> kinrow.bot.v1.NewGameRequest.OptionsEntry
 	3,  // 3: kinrow.bot.v1.NewGameRequest.time:type_name -> kinrow.bot.v1.TimeControl
 	13, // 4: kinrow.bot.v1.GenMoveReply.progress:type_name -> kinrow.bot.v1.Progress
-	0,  // 5: kinrow.bot.v1.Bot.Info:input_type -> kinrow.bot.v1.InfoRequest
-	4,  // 6: kinrow.bot.v1.Bot.NewGame:input_type -> kinrow.bot.v1.NewGameRequest
-	6,  // 7: kinrow.bot.v1.Bot.Play:input_type -> kinrow.bot.v1.PlayRequest
-	8,  // 8: kinrow.bot.v1.Bot.Undo:input_type -> kinrow.bot.v1.UndoRequest
-	10, // 9: kinrow.bot.v1.Bot.TimeLeft:input_type -> kinrow.bot.v1.TimeLeftRequest
-	12, // 10: kinrow.bot.v1.Bot.GenMove:input_type -> kinrow.bot.v1.GenMoveRequest
-	15, // 11: kinrow.bot.v1.Bot.Solve:input_type -> kinrow.bot.v1.SolveRequest
-	2,  // 12: kinrow.bot.v1.Bot.Info:output_type -> kinrow.bot.v1.InfoReply
-	5,  // 13: kinrow.bot.v1.Bot.NewGame:output_type -> kinrow.bot.v1.NewGameReply
-	7,  // 14: kinrow.bot.v1.Bot.Play:output_type -> kinrow.bot.v1.PlayReply
-	9,  // 15: kinrow.bot.v1.Bot.Undo:output_type -> kinrow.bot.v1.UndoReply
-	11, // 16: kinrow.bot.v1.Bot.TimeLeft:output_type -> kinrow.bot.v1.TimeLeftReply
-	14, // 17: kinrow.bot.v1.Bot.GenMove:output_type -> kinrow.bot.v1.GenMoveReply
-	16, // 18: kinrow.bot.v1.Bot.Solve:output_type -> kinrow.bot.v1.SolveReply
-	12, // [12:19] is the sub-list for method output_type
-	5,  // [5:12] is the sub-list for method input_type
-	5,  // [5:5] is the sub-list for extension type_name
-	5,  // [5:5] is the sub-list for extension extendee
-	0,  // [0:5] is the sub-list for field type_name
+	19, // 5: kinrow.bot.v1.SolveRequest.options:type_name -> kinrow.bot.v1.SolveRequest.OptionsEntry
+	0,  // 6: kinrow.bot.v1.Bot.Info:input_type -> kinrow.bot.v1.InfoRequest
+	4,  // 7: kinrow.bot.v1.Bot.NewGame:input_type -> kinrow.bot.v1.NewGameRequest
+	6,  // 8: kinrow.bot.v1.Bot.Play:input_type -> kinrow.bot.v1.PlayRequest
+	8,  // 9: kinrow.bot.v1.Bot.Undo:input_type -> kinrow.bot.v1.UndoRequest
+	10, // 10: kinrow.bot.v1.Bot.TimeLeft:input_type -> kinrow.bot.v1.TimeLeftRequest
+	12, // 11: kinrow.bot.v1.Bot.GenMove:input_type -> kinrow.bot.v1.GenMoveRequest
+	15, // 12: kinrow.bot.v1.Bot.Solve:input_type -> kinrow.bot.v1.SolveRequest
+	2,  // 13: kinrow.bot.v1.Bot.Info:output_type -> kinrow.bot.v1.InfoReply
+	5,  // 14: kinrow.bot.v1.Bot.NewGame:output_type -> kinrow.bot.v1.NewGameReply
+	7,  // 15: kinrow.bot.v1.Bot.Play:output_type -> kinrow.bot.v1.PlayReply
+	9,  // 16: kinrow.bot.v1.Bot.Undo:output_type -> kinrow.bot.v1.UndoReply
+	11, // 17: kinrow.bot.v1.Bot.TimeLeft:output_type -> kinrow.bot.v1.TimeLeftReply
+	14, // 18: kinrow.bot.v1.Bot.GenMove:output_type -> kinrow.bot.v1.GenMoveReply
+	16, // 19: kinrow.bot.v1.Bot.Solve:output_type -> kinrow.bot.v1.SolveReply
+	13, // [13:20] is the sub-list for method output_type
+	6,  // [6:13] is the sub-list for method input_type
+	6,  // [6:6] is the sub-list for extension type_name
+	6,  // [6:6] is the sub-list for extension extendee
+	0,  // [0:6] is the sub-list for field type_name
 }
 
 func init() { file_bot_proto_init() }
@@ -1314,7 +1329,7 @@ func file_bot_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_bot_proto_rawDesc), len(file_bot_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   19,
+			NumMessages:   20,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -249,7 +249,7 @@ func (a *adapter) Solve(ctx context.Context) (botapi.SolveStream, error) {
 	if !ok {
 		return nil, status.Errorf(codes.Unimplemented, "bot %s does not solve positions", a.info.Name)
 	}
-	s := &solveStream{ctx: ctx, in: make(chan botapi.SolveRequest), out: make(chan botapi.SolveReply)}
+	s := &solveStream{ctx: ctx, opts: OptionSet(a.info.Options), in: make(chan botapi.SolveRequest), out: make(chan botapi.SolveReply)}
 	go s.run(solver)
 	return s, nil
 }
@@ -258,6 +258,7 @@ func (a *adapter) Solve(ctx context.Context) (botapi.SolveStream, error) {
 // Like a gRPC stream, Send and CloseSend must not be called concurrently.
 type solveStream struct {
 	ctx    context.Context
+	opts   OptionSet // the bot's options, to check each request's
 	in     chan botapi.SolveRequest
 	out    chan botapi.SolveReply // closed once every request is answered
 	closed bool                   // CloseSend was called
@@ -308,7 +309,7 @@ func (s *solveStream) run(solver Solver) {
 		case <-s.ctx.Done():
 			return
 		}
-		reply := solveOne(s.ctx, solver, req)
+		reply := solveOne(s.ctx, solver, s.opts, req)
 		reply.ID = req.ID
 		select {
 		case s.out <- reply:
@@ -319,7 +320,12 @@ func (s *solveStream) run(solver Solver) {
 }
 
 // solveOne answers one request; errors go into the reply.
-func solveOne(ctx context.Context, solver Solver, req botapi.SolveRequest) botapi.SolveReply {
+func solveOne(ctx context.Context, solver Solver, opts OptionSet, req botapi.SolveRequest) botapi.SolveReply {
+	if len(req.Options) > 0 {
+		if _, err := opts.Parse(req.Options); err != nil {
+			return botapi.SolveReply{Error: err.Error()}
+		}
+	}
 	rules, err := engine.ParseRules(req.Rules)
 	if err != nil {
 		return botapi.SolveReply{Error: err.Error()}
