@@ -21,10 +21,9 @@
 // win, bounds the score by the number of moves left, and consults a
 // transposition table that holds a lower and an upper bound per position
 // (see table.go: entries are keyed so that no collision can return a bound
-// of another position). Children are probed in the table first (enhanced
-// transposition cutoff), then searched with the table's move first and the
-// others ordered by the winning cells they create, centre columns first on
-// ties, with principal-variation (null-window) re-searches.
+// of another position). Children are searched with the table's move first
+// and the others ordered by the winning cells they create, centre columns
+// first on ties, with principal-variation (null-window) re-searches.
 //
 // A Solver keeps its table from one call to the next, so a run over many
 // positions of one game shares what earlier positions proved.

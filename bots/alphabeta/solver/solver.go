@@ -269,11 +269,10 @@ func (s *Solver) negamax(cur, mask uint64, n, alpha, beta int) int {
 		}
 		cnt = 1
 	} else {
-		// Enhanced transposition cutoff: a child whose stored upper
-		// bound already refutes it cuts here. The children are probed in
-		// a tight first loop so that their cache misses overlap; their
-		// own probes then find the entries in cache.
-		var mvs, ces, ctags [maxCols]uint64
+		// No enhanced transposition cutoff: probing every child's entry
+		// costs a cache miss per child, more than the cuts save (measured:
+		// 20% fewer nodes, 30% more time on Test_L1_R1).
+		var mvs [maxCols]uint64
 		m := 0
 		for i := 0; i < g.cols; i++ {
 			c := g.order[i]
@@ -281,20 +280,9 @@ func (s *Solver) negamax(cur, mask uint64, n, alpha, beta int) int {
 			if mv == 0 {
 				continue
 			}
-			cidx, ctag := t.slot(opp + (mask | mv))
 			mvs[m&(maxCols-1)] = mv
-			ces[m&(maxCols-1)] = t.e[cidx]
-			ctags[m&(maxCols-1)] = ctag
 			cols[m&(maxCols-1)] = c
 			m++
-		}
-		for i := 0; i < m; i++ {
-			if ce := ces[i]; ce != 0 && ce>>20 == ctags[i] {
-				if v := 64 - int(ce>>7&127); v >= b {
-					t.e[idx] = packEntry(tag, int(cols[i]), v, hi)
-					return v
-				}
-			}
 		}
 		for i := 0; i < m; i++ {
 			c := cols[i]
