@@ -274,7 +274,7 @@ func (b *Brain) handle(ctx context.Context, it item, items <-chan item) error {
 	case gomocup.CmdEnd:
 		return errEnd
 	case gomocup.CmdInfo:
-		if err := b.info.set(c); err != nil {
+		if err := b.info.set(c, b.spent); err != nil {
 			b.log.Warn("INFO ignored", "error", err)
 			return b.reply(gomocup.Debug("INFO ignored: " + err.Error()))
 		}

@@ -28,9 +28,10 @@
 //
 // A move's limit L is INFO timeout_turn (Config.DefaultTurn when the
 // manager sets none; Config.FastTurn for timeout_turn 0, "as fast as
-// possible"), capped by a share of the match time left (time_left, or
-// timeout_match minus the time this brain has used): L = min(turn, left /
-// MatchShare). The clock starts when the command is read. With the safety
+// possible"), capped by a share of the match time left (time_left minus
+// the time this brain used since it came, or timeout_match minus the time
+// this brain has used): L = min(turn, max(left/MatchShare, min(left/2,
+// FastTurn))). The clock starts when the command is read. With the safety
 // margin m = min(Config.Margin, L/2), the bot's deadline is L - m, the
 // referee waits m/4 more before declaring it late, and the brain answers by
 // L - m/2 whatever happens: with the bot's move, or, when the bot stalled,

@@ -23,7 +23,10 @@ func TestLimit(t *testing.T) {
 		{"as fast as possible", []string{"timeout_turn 0"}, 0, ms(100)},
 		{"match time share", []string{"timeout_turn 30000", "timeout_match 180000"}, 0, ms(9000)},
 		{"match time used", []string{"timeout_turn 30000", "timeout_match 180000"}, ms(80000), ms(5000)},
-		{"time_left rules", []string{"timeout_turn 30000", "timeout_match 180000", "time_left 20000"}, ms(80000), ms(1000)},
+		{"time_left rules", []string{"timeout_turn 30000", "timeout_match 180000", "time_left 20000"}, 0, ms(1000)},
+		{"time_left ages with the brain's own time", []string{"time_left 20000"}, ms(10000), ms(500)},
+		{"a nearly spent clock: half of it, at most the fast turn", []string{"time_left 100"}, 0, ms(50)},
+		{"a spent clock", []string{"time_left 0"}, 0, time.Millisecond},
 		{"match over", []string{"timeout_match 1000"}, ms(5000), time.Millisecond},
 		{"settings persist, the last wins", []string{"timeout_turn 1000", "rule 0", "timeout_turn 2000"}, 0, ms(2000)},
 		{"a bad value keeps the old one", []string{"timeout_turn 700", "timeout_turn -5"}, 0, ms(700)},
@@ -36,7 +39,7 @@ func TestLimit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_ = s.set(c)
+			_ = s.set(c, 0)
 		}
 		if got := s.limit(cfg, tt.spent); got != tt.want {
 			t.Errorf("%s: limit %v, want %v", tt.name, got, tt.want)
@@ -48,20 +51,20 @@ func TestSettingsErrors(t *testing.T) {
 	for _, line := range []string{"timeout_turn x", "timeout_match -1", "time_left 1.5", "max_memory lots", "rule renju", "game_type -1"} {
 		var s settings
 		c, _ := gomocup.ParseCommand("INFO " + line)
-		if err := s.set(c); err == nil || !strings.Contains(err.Error(), "want") {
+		if err := s.set(c, 0); err == nil || !strings.Contains(err.Error(), "want") {
 			t.Errorf("INFO %s: %v; want an error saying what is accepted", line, err)
 		}
 	}
 	var s settings
 	for _, line := range []string{"evaluate 3,4", "folder /tmp/x", "unknown_key 1"} {
 		c, _ := gomocup.ParseCommand("INFO " + line)
-		if err := s.set(c); err != nil {
+		if err := s.set(c, 0); err != nil {
 			t.Errorf("INFO %s: %v; want it accepted or ignored", line, err)
 		}
 	}
 	for _, r := range []string{"1", "2", "4", "8", "5"} {
 		c, _ := gomocup.ParseCommand("INFO rule " + r)
-		_ = s.set(c)
+		_ = s.set(c, 0)
 		if err := s.supported(); err == nil || !strings.Contains(err.Error(), "freestyle, INFO rule 0") {
 			t.Errorf("rule %s: %v", r, err)
 		}

@@ -18,15 +18,16 @@ type settings struct {
 	match     time.Duration // 0: no match limit
 	left      time.Duration
 	leftSet   bool
-	maxMemory int64 // bytes; 0: no limit
+	leftAt    time.Duration // the brain's time used when time_left came
+	maxMemory int64         // bytes; 0: no limit
 	rule      gomocup.Rule
 	gameType  int64
 }
 
-// set applies one INFO command. Unknown keys are ignored (the protocol
-// says so); a malformed value of a known key is an error, and the previous
-// value stays.
-func (s *settings) set(c gomocup.Command) error {
+// set applies one INFO command; spent is the brain's time used so far in
+// the match. Unknown keys are ignored (the protocol says so); a malformed
+// value of a known key is an error, and the previous value stays.
+func (s *settings) set(c gomocup.Command, spent time.Duration) error {
 	ms := func() (time.Duration, error) {
 		v, err := c.Int()
 		if err != nil {
@@ -49,7 +50,7 @@ func (s *settings) set(c gomocup.Command) error {
 	case gomocup.InfoTimeLeft:
 		var d time.Duration
 		if d, err = ms(); err == nil {
-			s.left, s.leftSet = d, true
+			s.left, s.leftSet, s.leftAt = d, true, spent
 		}
 	case gomocup.InfoMaxMemory:
 		var v int64
@@ -82,7 +83,8 @@ func (s *settings) supported() error {
 
 // limit is the time the brain may take for the next move (see the package
 // comment): timeout_turn or its default, capped by a share of the match
-// time left.
+// time left (but never below min(left/2, FastTurn), so a nearly spent clock
+// still leaves the bot a moment).
 func (s *settings) limit(cfg Config, spent time.Duration) time.Duration {
 	l := cfg.DefaultTurn
 	if s.turnSet {
@@ -91,12 +93,15 @@ func (s *settings) limit(cfg Config, spent time.Duration) time.Duration {
 			l = cfg.FastTurn
 		}
 	}
-	left, known := s.left, s.leftSet
-	if !known && s.match > 0 {
+	left, known := time.Duration(0), false
+	switch {
+	case s.leftSet:
+		left, known = max(s.left-(spent-s.leftAt), 0), true
+	case s.match > 0:
 		left, known = max(s.match-spent, 0), true
 	}
 	if known {
-		l = min(l, left/MatchShare)
+		l = min(l, max(left/MatchShare, min(left/2, cfg.FastTurn)))
 	}
 	return max(l, time.Millisecond)
 }
