@@ -5,7 +5,7 @@ BIN     := bin
 # Every directory bots/NAME with a main.go is a bot, built as bin/kinrow-bot-NAME.
 BOTS    := $(patsubst bots/%/main.go,%,$(wildcard bots/*/main.go))
 BOT_BINS := $(addprefix $(BIN)/kinrow-bot-,$(BOTS))
-PBRAIN_BINS := $(if $(wildcard cmd/pbrain-kinrow),$(BIN)/pbrain-kinrow $(addprefix $(BIN)/pbrain-kinrow-,$(BOTS)))
+PBRAIN_BINS := $(BIN)/pbrain-kinrow $(addprefix $(BIN)/pbrain-kinrow-,$(BOTS))
 TEST_TIMEOUT ?= 15m
 
 .PHONY: all build run test test-long bench fuzz generate vet clean $(BIN)/kinrow $(BOT_BINS) $(BIN)/pbrain-kinrow
@@ -20,12 +20,13 @@ $(BIN)/kinrow:
 $(BOT_BINS): $(BIN)/kinrow-bot-%:
 	$(GO) build -o $@ ./bots/$*
 
-# Gomocup brains: pbrain-kinrow plays the default bot, each copy named
-# pbrain-kinrow-NAME plays bot NAME (managers look for pbrain-* files).
-$(BIN)/pbrain-kinrow:
-	$(GO) build -o $@ ./cmd/pbrain-kinrow
+# Gomocup brains: copies of kinrow, which, named pbrain-kinrow, is a brain
+# playing the default bot, and named pbrain-kinrow-NAME plays bot NAME
+# (managers look for pbrain-* files).
+$(BIN)/pbrain-kinrow: $(BIN)/kinrow
+	cp -f $< $@
 
-$(BIN)/pbrain-kinrow-%: $(BIN)/pbrain-kinrow
+$(BIN)/pbrain-kinrow-%: $(BIN)/kinrow
 	cp -f $< $@
 
 # The host on stdin/stdout, Connect-4, with the strongest installed bot as the default.

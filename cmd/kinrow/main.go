@@ -31,6 +31,11 @@ func main() {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Installed as pbrain-kinrow or pbrain-kinrow-NAME (make copies the
+	// binary so), kinrow is a Gomocup brain playing the default bot or NAME.
+	if bot, ok := brainOfExecutable(os.Args[0]); ok {
+		return namedBrainCmd(ctx, bot, args, stdin, stdout, stderr)
+	}
 	if len(args) > 0 {
 		switch args[0] {
 		case "serve":

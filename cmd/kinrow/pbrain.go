@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -34,6 +35,46 @@ func pbrainCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fs.PrintDefaults()
 	}
 	cfg, hf, ok := pbrainFlags(fs, args, "")
+	if !ok {
+		return exitUsage
+	}
+	if cfg == nil {
+		return 0
+	}
+	return runBrain(ctx, *cfg, hf, stdin, stdout, stderr)
+}
+
+// brainPrefix: an executable named pbrain-kinrow or pbrain-kinrow-NAME is a
+// Gomocup brain (playing the default bot or bot NAME).
+const brainPrefix = "pbrain-kinrow"
+
+// brainOfExecutable reports whether argv0 names a brain executable, and the
+// bot its name selects ("" for pbrain-kinrow itself).
+func brainOfExecutable(argv0 string) (bot string, ok bool) {
+	base := strings.TrimSuffix(filepath.Base(argv0), ".exe")
+	rest, ok := strings.CutPrefix(base, brainPrefix)
+	if !ok {
+		return "", false
+	}
+	if rest == "" {
+		return "", true
+	}
+	if name, ok := strings.CutPrefix(rest, "-"); ok {
+		return name, true
+	}
+	return "", false
+}
+
+// namedBrainCmd runs the brain as pbrain-kinrow[-NAME]: the flags of
+// `kinrow pbrain`, with --bot defaulting to NAME.
+func namedBrainCmd(ctx context.Context, bot string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet(brainPrefix, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), pbrainUsage)
+		fs.PrintDefaults()
+	}
+	cfg, hf, ok := pbrainFlags(fs, args, bot)
 	if !ok {
 		return exitUsage
 	}
