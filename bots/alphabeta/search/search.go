@@ -115,6 +115,16 @@ func (s *Searcher) setContext(ctx context.Context) {
 	s.deadline, _ = ctx.Deadline()
 }
 
+// stopError is the error of a search that stopped: ctx's, or, when the
+// search saw the deadline pass before ctx noticed, DeadlineExceeded. Never
+// nil, so that a stopped search is never taken for a result.
+func stopError(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return context.DeadlineExceeded
+}
+
 // stopped reports whether the search must stop now.
 func (s *Searcher) stopped() bool {
 	if !s.deadline.IsZero() && time.Now().After(s.deadline) {
@@ -402,7 +412,7 @@ func (s *Searcher) Solve(ctx context.Context, pos *engine.Position) (int, engine
 		s.hitLeaf = false
 		v, err := s.negamax(min(depth, empties), 0, -Win-1, Win+1)
 		if err != nil {
-			return 0, engine.NoMove, ctx.Err()
+			return 0, engine.NoMove, stopError(ctx)
 		}
 		// A proved value is the fastest win (slowest loss) only once the
 		// search reaches its distance: shallower, the table may bring in a
@@ -467,7 +477,7 @@ func (s *Searcher) Value(ctx context.Context, pos *engine.Position) (int32, erro
 		// Re-search with a full window to read the exact value.
 		v, err := s.negamax(s.rules.Cells()-pos.Ply(), 0, -Win-1, Win+1)
 		if err != nil {
-			return 0, ctx.Err()
+			return 0, stopError(ctx)
 		}
 		return v, nil
 	}

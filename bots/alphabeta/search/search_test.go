@@ -161,3 +161,27 @@ func BenchmarkSearchGomoku(b *testing.B) {
 	}
 	b.ReportMetric(float64(s.Nodes()-start)/time.Since(t0).Seconds(), "nodes/s")
 }
+
+// TestStoppedSolveIsAnError: a solve cut by its deadline returns an error,
+// never a value, however the deadline is noticed (the searcher checks the
+// clock itself, which can see the deadline pass before the context does).
+func TestStoppedSolveIsAnError(t *testing.T) {
+	r, err := engine.ParseRules("connectx:8x8x4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(r, Options{TTMiB: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 20; i++ {
+		pos := engine.NewPosition(r)
+		pos.Play(engine.Move(i % 8))
+		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(1+i)*time.Millisecond)
+		v, err := s.Value(ctx, pos)
+		cancel()
+		if err == nil {
+			t.Fatalf("8x8 Connect-X solved in %d ms: value %d", 1+i, v)
+		}
+	}
+}
