@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -173,7 +174,7 @@ func (a *alphabeta) Solve(ctx context.Context, pos *engine.Position, req botapi.
 	}
 	v, err := value(pos)
 	if err != nil {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
 			return botapi.SolveReply{ID: req.ID, Nodes: int64(s.Nodes())}, nil
 		}
 		return botapi.SolveReply{ID: req.ID, Error: err.Error()}, nil

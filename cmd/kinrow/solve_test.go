@@ -88,3 +88,23 @@ func TestSolveBotOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveTimeoutIsUnknown: a position not solved within --timeout is
+// reported unknown, never given a value, and the run goes on.
+func TestSolveTimeoutIsUnknown(t *testing.T) {
+	cmd := kinrowCmd(t, "solve", "--rules", "connectx:8x8x4", "--timeout", "300ms")
+	cmd.Stdin = strings.NewReader("1\n121212\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 2 || lines[0] != "1 ? unknown: not solved within the time limit" {
+		t.Fatalf("got %q; want the first line unknown", lines)
+	}
+	// 121212: the side to move wins at once with its 4th stone in column
+	// 1, scored floor((64+1)/2) + 1 - 4 = 29.
+	if lines[1] != "121212 29" {
+		t.Errorf("second line %q, want the immediate win scored 29", lines[1])
+	}
+}
