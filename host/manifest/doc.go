@@ -1,0 +1,31 @@
+// Package manifest reads engine manifests: NAME.engine.toml files in a bot
+// directory that describe an external engine kinrow can play as a bot.
+//
+//	command  = ["./pbrain-rapfi"]          # argv; required
+//	protocol = "gomocup"                   # "gomocup" or "kinrow"; required
+//	rules    = ["gomoku", "mnk:20x20x5"]   # the games it plays; required
+//	suspend  = true                        # SIGSTOP while the opponent thinks
+//	strength = 50                          # for the choice of a default bot
+//	[options]                              # passed to the engine
+//	max_memory = 350000000
+//
+// command[0] that is an absolute path is used as is; one with a slash is
+// relative to the manifest's directory; a bare name is the file of that name
+// in the manifest's directory if there is one, and is otherwise looked up on
+// $PATH (so "python3" works). The engine runs in the manifest's directory.
+//
+// protocol "gomocup" is the Gomocup brain protocol (protocol/gomocup); such
+// an engine plays five in a row on m,n,k boards, so its rules must be
+// mnk:RxCx5 with sides from 5. Its options are sent as INFO key value
+// lines; the host sets timeout_turn, timeout_match, time_left and rule
+// itself, so those are refused as options. suspend defaults to true.
+//
+// protocol "kinrow" is the host's own text protocol (docs/PROTOCOL.md); its
+// options are sent as kinrow-option KEY VALUE commands, so a value may not
+// contain '#' (a comment in that protocol). suspend defaults to false.
+//
+// Option keys are words of letters, digits, '_', '-' and '.'; values are
+// strings, numbers or booleans, without control characters. Unknown keys
+// at the top level are refused, so a typo is never silently ignored. Every
+// error names the manifest, the key and what is accepted.
+package manifest
