@@ -20,6 +20,11 @@
 //     NewGame, then hangs like hang in GenMove.
 //   - oldproto: speaks plugin protocol version 0, which the host refuses.
 //
+// Two are engines, not plugins, run through engine manifests (host/manifest)
+// and built under their own names: gomocupbrain speaks the Gomocup brain
+// protocol and kinrowengine the kinrow text protocol; both play random
+// moves or misbehave as their -mode flag says.
+//
 // Every one exits by itself after at most two minutes (tb.Limit), and has
 // a negative strength so a host never picks it as its default bot.
 package testbots

@@ -1,0 +1,39 @@
+// Package enginebot plays an external engine described by an engine
+// manifest (host/manifest) as a referee.Player, under the same rules as a
+// plugin bot.
+//
+// The engine is a subprocess run in the manifest's directory: it leads a
+// process group of its own and gets SIGKILL if the host dies (Pdeathsig);
+// the host talks to it over pipes on its stdin and stdout, and logs its
+// stderr line by line (hclog, debug level), never mixing it with stdout.
+// Kill sends SIGKILL to the whole group, so children the engine forked die
+// with it, and waits for it bounded in time, even when it is suspended;
+// Close asks it to quit (END, quit), waits at most a second, then kills the
+// group anyway. Writes to the engine have deadlines, so a frozen engine
+// cannot block the host.
+//
+// Two protocol drivers speak to engines:
+//
+//   - gomocup, the manager side of the Gomocup brain protocol
+//     (protocol/gomocup): START or RECTSTART (RESTART for the next game on
+//     the same board), INFO timeout_turn, timeout_match, time_left, rule 0
+//     and the manifest's options, then BEGIN, TURN X,Y, or BOARD … DONE
+//     when the engine's view of the game is not one move behind (a game
+//     set up with moves, an undo), END at Close. MESSAGE and DEBUG lines
+//     are logged, SUGGEST is answered with PLAY. Unless the manifest says
+//     suspend = false, the engine's process group is stopped (SIGSTOP)
+//     whenever it is not its move, as Gomocup's judge does, and continued
+//     (SIGCONT) before anything is sent to it.
+//   - kinrow, the host's own text protocol (GTP v2 framing, protocol/gtp's
+//     Client): protocol_version at start, then rules, kinrow-option KEY
+//     VALUE per option and play for each move of a new game; play, undo,
+//     kinrow-movetime MS (the move's time less a margin; a failure answer
+//     is ignored) and genmove; quit at Close.
+//
+// Failures map to the referee's forfeits as for plugins: no answer by the
+// deadline (the context) is a timeout; the engine gone (its output closed,
+// a broken pipe, its process exited) wraps referee.ErrDisconnected, a crash;
+// an ERROR, UNKNOWN, failure answer or junk line instead of a move is an
+// error, a protocol error; a point off the board or an occupied cell is
+// returned as the move, for the referee to refuse as an illegal move.
+package enginebot

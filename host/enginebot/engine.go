@@ -1,0 +1,313 @@
+package enginebot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/host/manifest"
+	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/protocol/botapi"
+)
+
+// DefaultStartTimeout bounds the start of an engine (for a kinrow engine,
+// its answer to protocol_version).
+const DefaultStartTimeout = 5 * time.Second
+
+const (
+	// killTimeout bounds the wait for an engine after SIGKILL.
+	killTimeout = 3 * time.Second
+	// quitTimeout is how long Close lets an engine exit by itself after END
+	// or quit (Gomocup managers allow about a second).
+	quitTimeout = time.Second
+	// exitGrace is how long Exit waits for an engine whose connection
+	// broke to be reaped, so a crash is reported with its exit status.
+	exitGrace = 200 * time.Millisecond
+)
+
+// Config sets up an engine.
+type Config struct {
+	// Manifest describes the engine.
+	Manifest *manifest.Manifest
+	// Display is the player's name in records, e.g. "rapfi#2" (default the
+	// manifest's name).
+	Display string
+	// Options are given at load time; they override the manifest's.
+	Options map[string]string
+	// Logger gets the engine's stderr and what the host does with it.
+	Logger hclog.Logger
+	// StartTimeout bounds the start (default DefaultStartTimeout).
+	StartTimeout time.Duration
+	// OnClose is called once when the engine is killed or closed.
+	OnClose func()
+}
+
+// driver speaks one protocol to the engine.
+type driver interface {
+	newGame(ctx context.Context, s referee.Setup) error
+	play(ctx context.Context, m engine.Move) error
+	undo(ctx context.Context) error
+	genMove(ctx context.Context, req referee.MoveRequest) (string, error)
+	// quit asks the engine to exit (END, quit) without waiting long.
+	quit()
+}
+
+// Engine is one running engine, a referee.Player.
+type Engine struct {
+	m     *manifest.Manifest
+	name  string
+	opts  map[string]string
+	log   hclog.Logger
+	proc  *process
+	drv   driver
+	close sync.Once
+	done  chan struct{} // closed when the engine is killed or closed
+
+	mu      sync.Mutex
+	killed  bool
+	lost    bool // a call failed because the engine went away
+	onClose func()
+}
+
+var _ referee.Player = (*Engine)(nil)
+
+// Options merges the manifest's options with those given at load time
+// (which win), checking each against the engine's protocol.
+func Options(m *manifest.Manifest, given map[string]string) (map[string]string, error) {
+	opts := maps.Clone(m.Options)
+	if opts == nil {
+		opts = map[string]string{}
+	}
+	keys := make([]string, 0, len(given))
+	for k := range given {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := manifest.CheckOption(m.Protocol, k, given[k]); err != nil {
+			return nil, fmt.Errorf("engine %s: %w", m.Name, err)
+		}
+		opts[k] = given[k]
+	}
+	return opts, nil
+}
+
+// Start starts the engine the manifest describes and, for a kinrow engine,
+// checks that it answers protocol_version. The engine is killed if ctx ends
+// first or the start fails.
+func Start(ctx context.Context, cfg Config) (*Engine, error) {
+	m := cfg.Manifest
+	if cfg.Display == "" {
+		cfg.Display = m.Name
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = hclog.NewNullLogger()
+	}
+	if cfg.StartTimeout <= 0 {
+		cfg.StartTimeout = DefaultStartTimeout
+	}
+	opts, err := Options(m, cfg.Options)
+	if err != nil {
+		return nil, err
+	}
+	exe, err := m.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("engine %s (%s): %w", m.Name, m.Path, err)
+	}
+	argv := append([]string{exe}, m.Command[1:]...)
+	log := cfg.Logger.Named(cfg.Display)
+	proc, err := startProcess(argv, m.Dir, log)
+	if err != nil {
+		return nil, fmt.Errorf("engine %s: %w", m.Name, err)
+	}
+	log.Debug("engine process started", "command", strings.Join(argv, " "), "dir", m.Dir, "pid", proc.pid, "protocol", string(m.Protocol))
+	e := &Engine{m: m, name: cfg.Display, opts: opts, log: log, proc: proc, onClose: cfg.OnClose, done: make(chan struct{})}
+	switch m.Protocol {
+	case manifest.Gomocup:
+		e.drv = newGomocup(e)
+	case manifest.Kinrow:
+		sctx, cancel := context.WithTimeout(ctx, cfg.StartTimeout)
+		d, err := newKinrow(sctx, e)
+		cancel()
+		if err != nil {
+			e.Kill()
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("start engine %s: %w", m.Name, ctx.Err())
+			}
+			return nil, fmt.Errorf("engine %s did not start: %w", m.Name, err)
+		}
+		e.drv = d
+	default:
+		e.Kill()
+		return nil, fmt.Errorf("engine %s: unknown protocol %q", m.Name, m.Protocol)
+	}
+	return e, nil
+}
+
+// Name is the engine's display name.
+func (e *Engine) Name() string { return e.name }
+
+// PID is the engine's process id (and process group id).
+func (e *Engine) PID() int { return e.proc.pid }
+
+// Manifest is the engine's manifest.
+func (e *Engine) Manifest() *manifest.Manifest { return e.m }
+
+// NewGame starts a game on the engine; rules the manifest does not list are
+// refused.
+func (e *Engine) NewGame(ctx context.Context, s referee.Setup) error {
+	if !e.m.Plays(s.Rules) {
+		return fmt.Errorf("engine %s does not play %s: it plays %s", e.m.Name, s.Rules, e.m.RulesText())
+	}
+	return e.wrap(e.drv.newGame(ctx, s))
+}
+
+// Play tells the engine a move was played.
+func (e *Engine) Play(ctx context.Context, m engine.Move) error {
+	return e.wrap(e.drv.play(ctx, m))
+}
+
+// Undo tells the engine the last move was taken back.
+func (e *Engine) Undo(ctx context.Context) error { return e.wrap(e.drv.undo(ctx)) }
+
+// GenMove asks the engine for a move.
+func (e *Engine) GenMove(ctx context.Context, req referee.MoveRequest) (string, error) {
+	mv, err := e.drv.genMove(ctx, req)
+	return mv, e.wrap(err)
+}
+
+// wrap marks errors that mean the engine is gone as
+// referee.ErrDisconnected.
+func (e *Engine) wrap(err error) error {
+	if err == nil || errors.Is(err, referee.ErrDisconnected) {
+		if err != nil {
+			e.setLost()
+		}
+		return err
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, os.ErrClosed) || e.proc.waitExit(0) {
+		e.setLost()
+		return fmt.Errorf("%w: %v", referee.ErrDisconnected, err)
+	}
+	return err
+}
+
+func (e *Engine) setLost() {
+	e.mu.Lock()
+	e.lost = true
+	e.mu.Unlock()
+}
+
+// Exit reports whether the engine's process has exited, and how.
+func (e *Engine) Exit() (bool, string) {
+	e.mu.Lock()
+	killed, lost := e.killed, e.lost
+	e.mu.Unlock()
+	if killed {
+		return true, "killed by the host"
+	}
+	if lost {
+		e.proc.waitExit(exitGrace)
+	}
+	how := e.proc.status()
+	if how == "" {
+		return false, ""
+	}
+	return true, "the engine process exited (" + how + ")"
+}
+
+// Kill stops the engine now: SIGKILL to its whole process group, even a
+// suspended one, bounded in time. Idempotent.
+func (e *Engine) Kill() {
+	e.close.Do(func() {
+		e.mu.Lock()
+		e.killed = true
+		e.mu.Unlock()
+		e.finish()
+	})
+}
+
+// Close asks the engine to quit (END or quit), waits at most a second for
+// it to exit, then kills its process group anyway so no child survives.
+// Idempotent, and a no-op after Kill.
+func (e *Engine) Close() {
+	e.close.Do(func() {
+		e.mu.Lock()
+		e.killed = true
+		e.mu.Unlock()
+		if e.drv != nil && !e.proc.waitExit(0) {
+			_ = e.proc.resume()
+			e.drv.quit()
+			e.proc.closeInput()
+			if !e.proc.waitExit(quitTimeout) {
+				e.log.Warn("engine did not exit in time after being asked to; killing it", "pid", e.proc.pid)
+			}
+		}
+		e.finish()
+	})
+}
+
+func (e *Engine) finish() {
+	close(e.done)
+	if !e.proc.kill(killTimeout) {
+		e.log.Error("engine did not go away after SIGKILL of its process group", "pid", e.proc.pid)
+	}
+	if e.onClose != nil {
+		e.onClose()
+	}
+}
+
+// suspend stops the engine while it is not its move, when its manifest
+// asks for it.
+func (e *Engine) suspend() {
+	if !e.m.Suspend {
+		return
+	}
+	if err := e.proc.suspend(); err != nil {
+		e.log.Warn("suspend the engine", "error", err)
+	}
+}
+
+// resume continues a suspended engine before the host talks to it.
+func (e *Engine) resume() {
+	if err := e.proc.resume(); err != nil {
+		e.log.Warn("resume the engine", "error", err)
+	}
+}
+
+// Info describes an engine as bots describe themselves: its name and
+// strength, the kinds and largest board of its rules, and its manifest's
+// options as string options with their values as defaults.
+func Info(m *manifest.Manifest) botapi.Info {
+	info := botapi.Info{Name: m.Name, Version: string(m.Protocol) + " engine", Strength: m.Strength}
+	for _, r := range m.Rules {
+		kind := r.Kind.String()
+		if !slices.Contains(info.Kinds, kind) {
+			info.Kinds = append(info.Kinds, kind)
+		}
+		info.MaxRows = max(info.MaxRows, r.Rows)
+		info.MaxCols = max(info.MaxCols, r.Cols)
+	}
+	keys := make([]string, 0, len(m.Options))
+	for k := range m.Options {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		info.Options = append(info.Options, botapi.Option{Name: k, Type: botapi.OptionString, Default: m.Options[k], Help: "from the manifest"})
+	}
+	return info
+}

@@ -1,0 +1,172 @@
+package enginebot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/protocol/gtp"
+)
+
+// kinrowDriver speaks the host's own text protocol to the engine, as a
+// controller (protocol/gtp's Client).
+type kinrowDriver struct {
+	e        *Engine
+	c        *gtp.Client
+	rules    engine.Rules
+	pos      *engine.Position
+	moveTime int64 // the kinrow-movetime sent last, ms (0: none)
+}
+
+// engineWriter writes to the engine's stdin with deadlines (the Client's
+// writes have no context).
+type engineWriter struct{ p *process }
+
+func (w engineWriter) Write(b []byte) (int, error) {
+	if err := w.p.write(context.Background(), b); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// newKinrow checks that the engine answers protocol_version (any answer,
+// even a failure, shows it speaks the framing).
+func newKinrow(ctx context.Context, e *Engine) (*kinrowDriver, error) {
+	d := &kinrowDriver{e: e, c: gtp.NewClient(engineWriter{e.proc}, e.proc.stdout)}
+	r, err := d.c.Do(ctx, "protocol_version")
+	if err != nil {
+		if errors.Is(err, gtp.ErrMalformedResponse) {
+			return nil, fmt.Errorf("it does not speak the kinrow protocol (GTP framing): %w", err)
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("no answer to protocol_version: %w", err)
+		}
+		return nil, e.wrap(err)
+	}
+	e.log.Debug("engine ready", "protocol_version", r.Text)
+	e.suspend()
+	return d, nil
+}
+
+// do sends one command and returns the text of a success answer; a failure
+// answer is an error quoting it.
+func (d *kinrowDriver) do(ctx context.Context, name string, args ...string) (string, error) {
+	r, err := d.c.Do(ctx, name, args...)
+	if err != nil {
+		return "", err
+	}
+	if !r.OK {
+		return "", fmt.Errorf("engine refused %s: ? %s", strings.TrimSpace(name+" "+strings.Join(args, " ")), r.Text)
+	}
+	return r.Text, nil
+}
+
+func (d *kinrowDriver) newGame(ctx context.Context, s referee.Setup) error {
+	d.e.resume()
+	defer d.e.suspend()
+	if _, err := d.do(ctx, "rules", s.Rules.String()); err != nil {
+		return err
+	}
+	keys := make([]string, 0, len(d.e.opts))
+	for k := range d.e.opts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		args := append([]string{k}, strings.Fields(d.e.opts[k])...)
+		if _, err := d.do(ctx, "kinrow-option", args...); err != nil {
+			return err
+		}
+	}
+	d.rules, d.pos, d.moveTime = s.Rules, engine.NewPosition(s.Rules), 0
+	for _, m := range s.Moves {
+		if err := d.playMove(ctx, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// playMove tells the engine the side to move played m.
+func (d *kinrowDriver) playMove(ctx context.Context, m engine.Move) error {
+	if err := d.pos.Check(m); err != nil {
+		return err
+	}
+	if _, err := d.do(ctx, "play", d.pos.ToMove().String(), d.rules.FormatMove(m)); err != nil {
+		return err
+	}
+	d.pos.Play(m)
+	return nil
+}
+
+func (d *kinrowDriver) play(ctx context.Context, m engine.Move) error {
+	if d.pos == nil {
+		return errors.New("no game: a move before NewGame")
+	}
+	d.e.resume()
+	return d.playMove(ctx, m)
+}
+
+func (d *kinrowDriver) undo(ctx context.Context) error {
+	if d.pos == nil {
+		return errors.New("no game: undo before NewGame")
+	}
+	d.e.resume()
+	defer d.e.suspend()
+	if _, err := d.do(ctx, "undo"); err != nil {
+		return err
+	}
+	d.pos.Undo()
+	return nil
+}
+
+// moveTimeMargin is the share of a move's time kept back from the engine
+// (kinrow-movetime is the time less a tenth, at most 200 ms less), for the
+// pipes and the engine's own bookkeeping.
+func engineMoveTime(budget time.Duration) time.Duration {
+	margin := min(budget/10, 200*time.Millisecond)
+	return max(budget-margin, time.Millisecond)
+}
+
+func (d *kinrowDriver) genMove(ctx context.Context, req referee.MoveRequest) (string, error) {
+	if d.pos == nil {
+		return "", errors.New("no game: genmove before NewGame")
+	}
+	d.e.resume()
+	if ms := engineMoveTime(req.MoveTime).Milliseconds(); ms != d.moveTime {
+		r, err := d.c.Do(ctx, "kinrow-movetime", strconv.FormatInt(ms, 10))
+		if err != nil {
+			return "", err
+		}
+		if !r.OK {
+			d.e.log.Debug("engine refused kinrow-movetime; it keeps its own time", "answer", r.Text)
+		}
+		d.moveTime = ms
+	}
+	text, err := d.do(ctx, "genmove", req.Color.String())
+	if err != nil {
+		return "", err
+	}
+	text = strings.TrimSpace(text)
+	if strings.EqualFold(text, "resign") {
+		return text, nil
+	}
+	if m, perr := d.rules.ParseMove(text); perr == nil && d.pos.Check(m) == nil {
+		d.pos.Play(m)
+		d.e.suspend()
+	}
+	return text, nil
+}
+
+// quit sends quit without waiting for the answer.
+func (d *kinrowDriver) quit() {
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, _ = d.c.Do(ctx, "quit")
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/protocol/gtp"
+)
+
+func main() {
+	mode := flag.String("mode", "random", "random, silent, junk, illegal, crash or refuse")
+	after := flag.Int("after", 0, "good moves before misbehaving")
+	pidfile := flag.String("pidfile", "", "write the process id to this file")
+	transcript := flag.String("transcript", "", "append every command received to this file")
+	flag.Parse()
+	time.AfterFunc(2*time.Minute, func() { os.Exit(4) })
+	if *pidfile != "" {
+		os.WriteFile(*pidfile, []byte(fmt.Sprint(os.Getpid())), 0o644)
+	}
+	var log *os.File
+	if *transcript != "" {
+		log, _ = os.OpenFile(*transcript, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	}
+	fmt.Fprintln(os.Stderr, "kinrowengine: ready, mode", *mode)
+	pos := engine.NewPosition(engine.Connect4())
+	moves := 0
+	r, w := gtp.NewReader(os.Stdin), gtp.NewWriter(os.Stdout)
+	for {
+		c, err := r.Next()
+		if err != nil {
+			return
+		}
+		if log != nil {
+			fmt.Fprintln(log, strings.TrimSpace(c.Name+" "+strings.Join(c.Args, " ")))
+		}
+		switch c.Name {
+		case "protocol_version":
+			w.Success(c, "2")
+		case "quit":
+			w.Success(c, "")
+			return
+		case "rules":
+			rules, err := engine.ParseRules(strings.Join(c.Args, " "))
+			if err != nil {
+				w.Failure(c, err.Error())
+				continue
+			}
+			pos = engine.NewPosition(rules)
+			w.Success(c, "")
+		case "kinrow-option", "kinrow-movetime":
+			w.Success(c, "")
+		case "play":
+			if len(c.Args) != 2 {
+				w.Failure(c, "syntax error")
+				continue
+			}
+			m, err := pos.Rules().ParseMove(c.Args[1])
+			if err == nil {
+				err = pos.Apply(m)
+			}
+			if err != nil {
+				w.Failure(c, "illegal move: "+err.Error())
+				continue
+			}
+			w.Success(c, "")
+		case "undo":
+			if _, ok := pos.Undo(); !ok {
+				w.Failure(c, "cannot undo")
+				continue
+			}
+			w.Success(c, "")
+		case "genmove":
+			if moves >= *after {
+				switch *mode {
+				case "silent":
+					continue
+				case "junk":
+					fmt.Fprint(os.Stdout, "my move is 4\n\n")
+					continue
+				case "illegal":
+					w.Success(c, "999")
+					continue
+				case "crash":
+					os.Exit(3)
+				case "refuse":
+					w.Failure(c, "I do not want to")
+					continue
+				}
+			}
+			legal := pos.LegalMoves(nil)
+			if len(legal) == 0 {
+				w.Success(c, "resign")
+				continue
+			}
+			m := legal[rand.IntN(len(legal))]
+			pos.Play(m)
+			moves++
+			w.Success(c, pos.Rules().FormatMove(m))
+		default:
+			w.Failure(c, "unknown command")
+		}
+	}
+}
