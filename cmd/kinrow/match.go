@@ -21,7 +21,6 @@ import (
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
 	"github.com/kinrow/kinrow/host/match"
-	"github.com/kinrow/kinrow/host/pluginbot"
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/host/stats"
 )
@@ -162,12 +161,11 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	defer loader.Close()
 	// Every bot must exist and play the rules before any game starts.
 	for _, b := range specs {
-		info, err := loader.Info(ctx, b.Name)
-		if err != nil {
+		if _, err := loader.Info(ctx, b.Name); err != nil {
 			return bad("--bot %s: %v", b.Name, err)
 		}
-		if !pluginbot.Plays(info, rules) {
-			return bad("--bot %s does not play %s (it plays %s up to %dx%d)", b.Name, rules, strings.Join(info.Kinds, ", "), info.MaxRows, info.MaxCols)
+		if err := loader.CheckPlays(ctx, b.Name, rules); err != nil {
+			return bad("--bot %v", err)
 		}
 	}
 	var ops [][]engine.Move

@@ -18,10 +18,35 @@ const EnvVar = "KINROW_BOT_PATH"
 // ErrNotFound is returned (wrapped) when no directory holds the bot.
 var ErrNotFound = errors.New("bot not found")
 
+// ManifestSuffix ends the file name of an engine manifest, NAME.engine.toml
+// (see host/manifest).
+const ManifestSuffix = ".engine.toml"
+
+// Kind is what a bot found on the path is.
+type Kind int
+
+// The kinds of bots.
+const (
+	// Plugin is an executable kinrow-bot-NAME speaking the plugin protocol.
+	Plugin Kind = iota
+	// Manifest is an engine manifest NAME.engine.toml describing an
+	// external engine.
+	Manifest
+)
+
+// String returns "plugin" or "engine manifest".
+func (k Kind) String() string {
+	if k == Manifest {
+		return "engine manifest"
+	}
+	return "plugin"
+}
+
 // Entry is one bot found on the path.
 type Entry struct {
-	Name string // NAME of kinrow-bot-NAME
-	Path string // absolute path of the executable
+	Name string // NAME of kinrow-bot-NAME or NAME.engine.toml
+	Path string // absolute path of the executable or the manifest
+	Kind Kind
 }
 
 // Finder searches an ordered list of directories for bots.
@@ -67,19 +92,26 @@ func ValidName(name string) error {
 	return nil
 }
 
-// Find returns the path of the bot called name. The error names the
-// directories searched and the bots that exist.
+// Find returns the path of the bot called name (see Lookup).
 func (f Finder) Find(name string) (string, error) {
+	e, err := f.Lookup(name)
+	return e.Path, err
+}
+
+// Lookup returns the bot called name: in the first directory that has
+// either, the executable kinrow-bot-NAME, else the manifest
+// NAME.engine.toml. The error names the directories searched and the bots
+// that exist.
+func (f Finder) Lookup(name string) (Entry, error) {
 	if err := ValidName(name); err != nil {
-		return "", err
+		return Entry{}, err
 	}
 	for _, dir := range f.Dirs {
-		p := filepath.Join(dir, Prefix+name)
-		if isExecutable(p) {
-			if abs, err := filepath.Abs(p); err == nil {
-				p = abs
-			}
-			return p, nil
+		if p := filepath.Join(dir, Prefix+name); isExecutable(p) {
+			return Entry{Name: name, Path: absPath(p), Kind: Plugin}, nil
+		}
+		if p := filepath.Join(dir, name+ManifestSuffix); isRegular(p) {
+			return Entry{Name: name, Path: absPath(p), Kind: Manifest}, nil
 		}
 	}
 	var names []string
@@ -90,8 +122,15 @@ func (f Finder) Find(name string) (string, error) {
 	if len(names) > 0 {
 		avail = strings.Join(names, ", ")
 	}
-	return "", fmt.Errorf("unknown bot %q (%w): no %s%s in %s; bots found: %s",
-		name, ErrNotFound, Prefix, name, f.describeDirs(), avail)
+	return Entry{}, fmt.Errorf("unknown bot %q (%w): no %s%s nor %s%s in %s; bots found: %s",
+		name, ErrNotFound, Prefix, name, name, ManifestSuffix, f.describeDirs(), avail)
+}
+
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }
 
 func (f Finder) describeDirs() string {
@@ -101,8 +140,10 @@ func (f Finder) describeDirs() string {
 	return strings.Join(f.Dirs, ":")
 }
 
-// List returns every bot found, sorted by name; a name found in several
-// directories is listed once, from the first.
+// List returns every bot found, plugins and manifests, sorted by name; a
+// name found in several directories is listed once, from the first, and in
+// one directory a plugin wins over a manifest of the same name (as in
+// Lookup).
 func (f Finder) List() []Entry {
 	seen := map[string]bool{}
 	var out []Entry
@@ -111,24 +152,31 @@ func (f Finder) List() []Entry {
 		if err != nil {
 			continue
 		}
+		var here []Entry
 		for _, fi := range files {
-			name, ok := strings.CutPrefix(fi.Name(), Prefix)
-			if !ok || seen[name] || ValidName(name) != nil {
-				continue
-			}
 			p := filepath.Join(dir, fi.Name())
-			if !isExecutable(p) {
+			if name, ok := strings.CutPrefix(fi.Name(), Prefix); ok && isExecutable(p) {
+				here = append(here, Entry{Name: name, Path: absPath(p), Kind: Plugin})
+			} else if name, ok := strings.CutSuffix(fi.Name(), ManifestSuffix); ok && isRegular(p) {
+				here = append(here, Entry{Name: name, Path: absPath(p), Kind: Manifest})
+			}
+		}
+		sort.SliceStable(here, func(i, j int) bool { return here[i].Kind < here[j].Kind })
+		for _, e := range here {
+			if seen[e.Name] || ValidName(e.Name) != nil {
 				continue
 			}
-			if abs, err := filepath.Abs(p); err == nil {
-				p = abs
-			}
-			seen[name] = true
-			out = append(out, Entry{Name: name, Path: p})
+			seen[e.Name] = true
+			out = append(out, e)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+func isRegular(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }
 
 func isExecutable(p string) bool {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/botpath"
+	"github.com/kinrow/kinrow/host/enginebot"
+	"github.com/kinrow/kinrow/host/manifest"
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
@@ -24,16 +26,20 @@ type LoaderConfig struct {
 	Logger       hclog.Logger  // default: a null logger
 }
 
-// Loader finds, starts and keeps track of bot processes; Close kills every
-// one still running and removes the socket directory.
+// Loader finds, starts and keeps track of bot processes: plugins and
+// external engines described by manifests (host/enginebot); Close kills
+// every one still running and removes the socket directory.
 type Loader struct {
 	cfg       LoaderConfig
 	socketDir string
 
 	mu    sync.Mutex
-	live  map[*Bot]struct{}
+	live  map[closer]struct{}
 	infos map[string]probe // by path
 }
+
+// closer is a running bot or engine.
+type closer interface{ Close() }
 
 type probe struct {
 	mod  time.Time
@@ -53,23 +59,38 @@ func NewLoader(cfg LoaderConfig) (*Loader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create the bots' socket directory: %w", err)
 	}
-	return &Loader{cfg: cfg, socketDir: dir, live: map[*Bot]struct{}{}, infos: map[string]probe{}}, nil
+	return &Loader{cfg: cfg, socketDir: dir, live: map[closer]struct{}{}, infos: map[string]probe{}}, nil
 }
 
 // SocketDir is the directory holding the bots' unix sockets.
 func (l *Loader) SocketDir() string { return l.socketDir }
 
-// Names lists the bots found.
+// Names lists the bots found; an engine whose manifest is broken is listed
+// as "NAME (broken: reason)".
 func (l *Loader) Names() []string {
 	var names []string
 	for _, e := range l.cfg.Finder.List() {
+		if e.Kind == botpath.Manifest {
+			if _, err := manifest.Load(e.Path, e.Name); err != nil {
+				names = append(names, fmt.Sprintf("%s (broken: %v)", e.Name, err))
+				continue
+			}
+		}
 		names = append(names, e.Name)
 	}
 	return names
 }
 
-// Load starts bot name as a player called display.
+// Load starts bot name as a player called display: a plugin, or the engine
+// its manifest describes.
 func (l *Loader) Load(ctx context.Context, name, display string, opts map[string]string) (referee.Player, error) {
+	e, err := l.cfg.Finder.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if e.Kind == botpath.Manifest {
+		return l.startEngine(ctx, e, display, opts)
+	}
 	b, err := l.Start(ctx, name, display, opts)
 	if err != nil {
 		return nil, err
@@ -77,12 +98,41 @@ func (l *Loader) Load(ctx context.Context, name, display string, opts map[string
 	return b, nil
 }
 
-// Start starts bot name and returns it; the loader kills it on Close.
-func (l *Loader) Start(ctx context.Context, name, display string, opts map[string]string) (*Bot, error) {
-	path, err := l.cfg.Finder.Find(name)
+// startEngine starts the engine of manifest entry e.
+func (l *Loader) startEngine(ctx context.Context, e botpath.Entry, display string, opts map[string]string) (*enginebot.Engine, error) {
+	m, err := manifest.Load(e.Path, e.Name)
+	if err != nil {
+		return nil, fmt.Errorf("engine %s is broken: %w", e.Name, err)
+	}
+	var eng *enginebot.Engine
+	eng, err = enginebot.Start(ctx, enginebot.Config{
+		Manifest: m, Display: display, Options: opts, Logger: l.cfg.Logger, StartTimeout: l.cfg.StartTimeout,
+		OnClose: func() {
+			l.mu.Lock()
+			delete(l.live, eng)
+			l.mu.Unlock()
+		},
+	})
 	if err != nil {
 		return nil, err
 	}
+	l.mu.Lock()
+	l.live[eng] = struct{}{}
+	l.mu.Unlock()
+	return eng, nil
+}
+
+// Start starts plugin bot name and returns it; the loader kills it on
+// Close. An engine manifest is refused: what needs a *Bot needs a plugin.
+func (l *Loader) Start(ctx context.Context, name, display string, opts map[string]string) (*Bot, error) {
+	e, err := l.cfg.Finder.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if e.Kind != botpath.Plugin {
+		return nil, fmt.Errorf("bot %s is an external engine (%s), not a plugin bot: this needs a plugin", name, e.Path)
+	}
+	path := e.Path
 	b, err := start(ctx, name, display, path, opts, startConfig{
 		StartTimeout: l.cfg.StartTimeout, SocketDir: l.socketDir, Logger: l.cfg.Logger,
 	})
@@ -101,12 +151,22 @@ func (l *Loader) Start(ctx context.Context, name, display string, opts map[strin
 }
 
 // Info returns what bot name says of itself, starting it once to ask
-// (cached while the executable is unchanged).
+// (cached while the executable is unchanged). An engine is described from
+// its manifest (enginebot.Info), without starting it; a broken manifest
+// gives its reason.
 func (l *Loader) Info(ctx context.Context, name string) (botapi.Info, error) {
-	path, err := l.cfg.Finder.Find(name)
+	e, err := l.cfg.Finder.Lookup(name)
 	if err != nil {
 		return botapi.Info{}, err
 	}
+	if e.Kind == botpath.Manifest {
+		m, err := manifest.Load(e.Path, e.Name)
+		if err != nil {
+			return botapi.Info{}, fmt.Errorf("engine %s is broken: %w", name, err)
+		}
+		return enginebot.Info(m), nil
+	}
+	path := e.Path
 	st, err := os.Stat(path)
 	if err != nil {
 		return botapi.Info{}, fmt.Errorf("bot %s: %w", name, err)
@@ -140,6 +200,29 @@ func Plays(info botapi.Info, r engine.Rules) bool {
 	return kind && (info.MaxRows == 0 || r.Rows <= info.MaxRows) && (info.MaxCols == 0 || r.Cols <= info.MaxCols)
 }
 
+// CheckPlays says whether bot name plays rules: nil if it does, else an
+// error "NAME does not play RULES (…)" naming what it plays (for an engine, the rules its manifest lists).
+func (l *Loader) CheckPlays(ctx context.Context, name string, r engine.Rules) error {
+	info, err := l.Info(ctx, name)
+	if err != nil {
+		return err
+	}
+	if e, lerr := l.cfg.Finder.Lookup(name); lerr == nil && e.Kind == botpath.Manifest {
+		m, err := manifest.Load(e.Path, e.Name)
+		if err != nil {
+			return fmt.Errorf("engine %s is broken: %w", name, err)
+		}
+		if !m.Plays(r) {
+			return fmt.Errorf("%s does not play %s (it plays %s, as its manifest lists)", name, r, m.RulesText())
+		}
+		return nil
+	}
+	if !Plays(info, r) {
+		return fmt.Errorf("%s does not play %s (it plays %s up to %dx%d)", name, r, strings.Join(info.Kinds, ", "), info.MaxRows, info.MaxCols)
+	}
+	return nil
+}
+
 // Default names the strongest bot found that plays rules (ties: by name).
 func (l *Loader) Default(ctx context.Context, r engine.Rules) (string, error) {
 	type cand struct {
@@ -154,7 +237,11 @@ func (l *Loader) Default(ctx context.Context, r engine.Rules) (string, error) {
 			broken = append(broken, fmt.Sprintf("%s (%v)", e.Name, err))
 			continue
 		}
-		if Plays(info, r) {
+		plays := Plays(info, r)
+		if e.Kind == botpath.Manifest {
+			plays = l.CheckPlays(ctx, e.Name, r) == nil // exactly the rules listed
+		}
+		if plays {
 			cands = append(cands, cand{e.Name, info.StrengthFor(r.Kind.String())})
 		}
 	}
@@ -180,7 +267,7 @@ func (l *Loader) Default(ctx context.Context, r engine.Rules) (string, error) {
 // Close kills every bot still running and removes the socket directory.
 func (l *Loader) Close() {
 	l.mu.Lock()
-	bots := make([]*Bot, 0, len(l.live))
+	bots := make([]closer, 0, len(l.live))
 	for b := range l.live {
 		bots = append(bots, b)
 	}
