@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/kinrow/kinrow/bots/pndb/pns"
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/protocol/botapi"
+	"github.com/kinrow/kinrow/protocol/sdk"
+)
+
+// pndb is the bot; Solve keeps one searcher per rules and budget.
+type pndb struct {
+	mu     sync.Mutex
+	solver *pns.Searcher
+	key    solveKey
+}
+
+type solveKey struct {
+	rules engine.Rules
+	mem   int
+}
+
+func (*pndb) Info() botapi.Info {
+	return botapi.Info{
+		Name: "pndb", Version: "0.1", Author: "kinrow", Strength: 30,
+		Kinds: []string{"connectx", "mnk"},
+		Options: []botapi.Option{
+			{Name: "mem", Type: botapi.OptionInt, Default: "256", Min: 1, Max: 65536, Help: "node table budget in MiB"},
+		},
+	}
+}
+
+func (*pndb) NewGame(_ context.Context, g sdk.Game) (sdk.Player, error) {
+	s, err := pns.New(g.Rules, pns.Options{MemMiB: int(g.Values.Int("mem"))})
+	if err != nil {
+		return nil, fmt.Errorf("pndb: %w", err)
+	}
+	return &player{s: s, clock: g.Time}, nil
+}
+
+// player proves what it can within the move time.
+type player struct {
+	s     *pns.Searcher
+	clock botapi.TimeControl
+	buf   []engine.Move
+}
+
+// margin is the least time kept back from each move's deadline.
+const margin = 25 * time.Millisecond
+
+// budget is the deadline of this move: the move time (or a share of the game
+// clock) less a margin of max(25 ms, 15%). The table's memory traffic makes
+// the process answer up to some tens of milliseconds late on a loaded
+// machine, hence more than the usual max(20 ms, 10%).
+func (p *player) budget(ctx context.Context, pos *engine.Position) time.Time {
+	d, ok := ctx.Deadline()
+	if !ok {
+		return time.Now().Add(time.Second)
+	}
+	left := time.Until(d)
+	if p.clock.Main > 0 || p.clock.Byo > 0 {
+		moves := max(8, (pos.Rules().Cells()-pos.Ply())/2)
+		left = min(left, left/time.Duration(moves)+p.clock.Increment)
+	}
+	margin := max(margin, left*15/100)
+	return time.Now().Add(left - margin)
+}
+
+func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(botapi.Progress)) (engine.Move, error) {
+	quick := pns.QuickMove(pos, p.buf[:0])
+	if quick.Forced {
+		return quick.Move, nil // win now or the only block
+	}
+	deadline := p.budget(ctx, pos)
+	if time.Until(deadline) <= 0 {
+		return quick.Move, nil
+	}
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	best := quick.Move
+	for _, goal := range []pns.Goal{pns.Win, pns.NotLose} {
+		o, err := p.s.Prove(ctx, pos, goal)
+		if err != nil {
+			return quick.Move, nil
+		}
+		st := p.s.Stats()
+		m, proved := p.s.Best()
+		report(botapi.Progress{Depth: int(goal), Nodes: st.Expanded, BestMove: pos.Rules().FormatMove(m), Score: score(goal, o)})
+		if proved && m != engine.NoMove {
+			return m, nil
+		}
+		if m != engine.NoMove && goal == pns.Win {
+			best = m
+		}
+		if o != pns.Disproved {
+			break // unknown: no time left for the next goal
+		}
+	}
+	if best == engine.NoMove || !pos.Legal(best) {
+		best = quick.Move
+	}
+	return best, nil
+}
+
+// score is the progress score of a search: +1 proved win, 0 proved draw,
+// -1 disproved not-losing, else 0.
+func score(g pns.Goal, o pns.Outcome) int {
+	switch {
+	case g == pns.Win && o == pns.Proved:
+		return 1
+	case g == pns.NotLose && o == pns.Disproved:
+		return -1
+	}
+	return 0
+}
+
+// Solve answers weak requests: 1, 0 or -1 for the side to move; with
+// Analyze, the same per move. Exact scores are not computed.
+func (b *pndb) Solve(ctx context.Context, pos *engine.Position, req botapi.SolveRequest) (botapi.SolveReply, error) {
+	if !req.Weak {
+		return botapi.SolveReply{ID: req.ID, Error: "pndb solves weakly: use --weak"}, nil
+	}
+	if pos.Result() != engine.Open {
+		return botapi.SolveReply{ID: req.ID, Error: "the game is over"}, nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	mem := 256
+	if v, ok := req.Options["mem"]; ok {
+		if _, err := fmt.Sscan(v, &mem); err != nil || mem < 1 {
+			return botapi.SolveReply{ID: req.ID, Error: fmt.Sprintf("mem %q: want a positive integer", v)}, nil
+		}
+	}
+	key := solveKey{pos.Rules(), mem}
+	if b.solver == nil || b.key != key {
+		s, err := pns.New(pos.Rules(), pns.Options{MemMiB: mem})
+		if err != nil {
+			return botapi.SolveReply{ID: req.ID, Error: err.Error()}, nil
+		}
+		b.solver, b.key = s, key
+	}
+	s := b.solver
+	var nodes int64
+	value := func(q *engine.Position) (int, bool, error) {
+		v, known, err := s.Solve(ctx, q)
+		nodes += s.Stats().Expanded
+		return v, known, err
+	}
+	v, known, err := value(pos)
+	if err != nil {
+		return botapi.SolveReply{ID: req.ID, Error: err.Error()}, nil
+	}
+	reply := botapi.SolveReply{ID: req.ID, Known: known, Score: v}
+	if known && req.Analyze {
+		n := pos.Rules().Cols
+		if pos.Rules().Kind == engine.MNK {
+			n = pos.Rules().Cells()
+		}
+		q := pos.Clone()
+		for m := engine.Move(0); int(m) < n; m++ {
+			if !q.Legal(m) {
+				if pos.Rules().Kind == engine.ConnectX {
+					reply.Scores, reply.Valid = append(reply.Scores, 0), append(reply.Valid, false)
+				}
+				continue
+			}
+			q.Play(m)
+			mv := 0
+			switch q.Result() {
+			case engine.Open:
+				cv, ok, err := value(q)
+				if err != nil || !ok {
+					q.Undo()
+					return botapi.SolveReply{ID: req.ID, Nodes: nodes}, nil
+				}
+				mv = -cv
+			case engine.Draw:
+			default:
+				mv = 1
+			}
+			q.Undo()
+			reply.Scores, reply.Valid = append(reply.Scores, mv), append(reply.Valid, true)
+		}
+	}
+	reply.Nodes = nodes
+	return reply, nil
+}
+
+func main() { sdk.Serve(&pndb{}) }

@@ -1,0 +1,194 @@
+package pns
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kinrow/kinrow/engine"
+)
+
+func position(t testing.TB, rules, moves string) *engine.Position {
+	t.Helper()
+	r, err := engine.ParseRules(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := engine.NewPosition(r)
+	if moves != "" {
+		ms, err := r.ParseMoveList(moves)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.PlayMoveList(ms); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p
+}
+
+// TestSolveEmptyBoards proves the known values of small empty boards.
+func TestSolveEmptyBoards(t *testing.T) {
+	for _, tc := range []struct {
+		rules string
+		want  int
+		long  bool
+	}{
+		{"mnk:3x3x3", 0, false},
+		{"mnk:4x4x3", 1, false},
+		{"mnk:4x4x4", 0, true},
+		{"mnk:3x4x4", 0, false},
+		{"connectx:4x4x4", 0, false},
+		{"connectx:4x6x4", -1, true},
+	} {
+		t.Run(tc.rules, func(t *testing.T) {
+			if tc.long && os.Getenv("KINROW_LONG") == "" {
+				t.Skip("long: set KINROW_LONG=1")
+			}
+			p := position(t, tc.rules, "")
+			s, err := New(p.Rules(), Options{MemMiB: 512})
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			v, known, err := s.Solve(context.Background(), p)
+			if err != nil || !known {
+				t.Fatalf("solve: %v known=%v stats=%+v", err, known, s.Stats())
+			}
+			if v != tc.want {
+				t.Errorf("value %d, want %d", v, tc.want)
+			}
+			t.Logf("%s: %d in %v, %+v", tc.rules, v, time.Since(start), s.Stats())
+		})
+	}
+}
+
+// TestDoubleThreat: on 7x7x4 with X to move, X makes an open three's
+// double threat and the search proves the win quickly.
+func TestDoubleThreat(t *testing.T) {
+	// X: c3 d3 (row 3), O far away: a7 b7. X to move: e3 or b3 makes an
+	// open three with both ends free -> two winning cells.
+	p := position(t, "mnk:7x7x4", "c3 a7 d3 b7")
+	s, err := New(p.Rules(), Options{MaxExpansions: 20000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := s.Prove(context.Background(), p, Win)
+	if err != nil || o != Proved {
+		t.Fatalf("outcome %v err %v stats %+v", o, err, s.Stats())
+	}
+	m, proved := s.Best()
+	if !proved {
+		t.Fatalf("best %v not proved", m)
+	}
+	// The winning move must keep a win: verify by proving the child
+	// is lost for O.
+	q := p.Clone()
+	q.Play(m)
+	s2, _ := New(p.Rules(), Options{MaxExpansions: 20000})
+	if o, _ := s2.Prove(context.Background(), q, NotLose); o != Disproved {
+		t.Errorf("after %s O not lost: %v", p.Rules().FormatMove(m), o)
+	}
+	t.Logf("win by %s, %+v", p.Rules().FormatMove(m), s.Stats())
+}
+
+// TestMustBlock: O threatens to complete four; X has no win of its own, so
+// QuickMove and the search block.
+func TestMustBlock(t *testing.T) {
+	// O: a1 b1 c1; X: a3 c3 g7. X to move must play d1.
+	p := position(t, "mnk:7x7x4", "a3 a1 c3 b1 g7 c1")
+	want, _ := p.Rules().ParseMove("d1")
+	q := QuickMove(p, nil)
+	if q.Move != want || !q.Forced {
+		t.Errorf("QuickMove %s forced=%v, want d1 forced", p.Rules().FormatMove(q.Move), q.Forced)
+	}
+	s, _ := New(p.Rules(), Options{MaxExpansions: 2000})
+	s.Prove(context.Background(), p, NotLose)
+	if m, _ := s.Best(); m != want {
+		t.Errorf("search best %s, want d1", p.Rules().FormatMove(m))
+	}
+	// Two threats: X cannot stop both, the search proves the loss.
+	p = position(t, "mnk:7x7x4", "a3 a1 c3 b1 g7 c1 g6 b2 a6 b3")
+	s, _ = New(p.Rules(), Options{MaxExpansions: 2000})
+	if o, _ := s.Prove(context.Background(), p, NotLose); o != Disproved {
+		t.Errorf("double threat against X: %v, want disproved", o)
+	}
+}
+
+// TestConnect4Signs: on the first 50 positions of the shared L3 set, every
+// proved value has the sign of SCORE; unknowns are counted.
+func TestConnect4Signs(t *testing.T) {
+	f, err := os.Open("../../../../shared/testdata/connect4/Test_L3_R1.txt")
+	if err != nil {
+		t.Skipf("shared set absent: %v", err)
+	}
+	defer f.Close()
+	r := engine.Connect4()
+	s, err := New(r, Options{MemMiB: 64, MaxExpansions: 20000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(f)
+	unknown, n := 0, 0
+	for n < 50 && sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) < 2 {
+			continue
+		}
+		n++
+		want, err := strconv.Atoi(fields[1])
+		if err != nil {
+			t.Fatalf("line %d: %v", n, err)
+		}
+		p := engine.NewPosition(r)
+		for _, ch := range fields[0] {
+			m := engine.Move(ch - '1')
+			if err := p.Apply(m); err != nil {
+				t.Fatalf("line %d: %v", n, err)
+			}
+		}
+		v, known, err := s.Solve(context.Background(), p)
+		if err != nil {
+			t.Fatalf("line %d: %v", n, err)
+		}
+		if !known {
+			unknown++
+			continue
+		}
+		if v != sign(want) {
+			t.Errorf("line %d %s: value %d, SCORE %d", n, fields[0], v, want)
+		}
+	}
+	t.Logf("%d positions, %d unknown within 20000 expansions", n, unknown)
+}
+
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+// BenchmarkExpand measures PN iterations (one expansion each) on the empty
+// Connect-4 board, goal Win (not decided within any benchmark's reach).
+func BenchmarkExpand(b *testing.B) {
+	b.ReportAllocs()
+	r := engine.Connect4()
+	p := engine.NewPosition(r)
+	s, err := New(r, Options{MemMiB: 1024, MaxExpansions: int64(b.N)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	if _, err := s.Prove(context.Background(), p, Win); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(s.Stats().Expanded)/b.Elapsed().Seconds(), "expansions/s")
+}

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestPndbSolvesTicTacToe: kinrow solve --bot pndb --weak proves the empty
+// 3x3x3 board a draw.
+func TestPndbSolvesTicTacToe(t *testing.T) {
+	cmd := kinrowCmd(t, "solve", "--bot", "pndb", "--weak", "--rules", "mnk:3x3x3")
+	cmd.Stdin = strings.NewReader("\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("solve: %v", err)
+	}
+	if got := strings.TrimSpace(string(out)); got != "0" {
+		t.Errorf("solve mnk:3x3x3 empty board: %q, want 0", got)
+	}
+}
+
+// TestPndbBeatsRandomAtGomoku: a 10-game gomoku match, every game won.
+func TestPndbBeatsRandomAtGomoku(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10 games")
+	}
+	sum := runMatch(t, "--rules", "gomoku", "--bot", "pndb", "--bot", "random", "--games", "10",
+		"--concurrency", "2", "--movetime", "200ms")
+	if p := sum.Pairings[0]; p.Wins != 10 {
+		t.Errorf("pndb won %d of 10 (draws %d, losses %d)", p.Wins, p.Draws, p.Loss)
+	}
+}
