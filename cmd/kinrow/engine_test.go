@@ -342,7 +342,7 @@ func TestEnginesInServe(t *testing.T) {
 		t.Errorf("record: %s", rec)
 	}
 	tr, _ := os.ReadFile(filepath.Join(dir, "transcript"))
-	if !strings.HasPrefix(string(tr), "START 9\nINFO timeout_turn 1000\n") {
+	if !strings.HasPrefix(string(tr), "START 9\nINFO timeout_turn 900\n") {
 		t.Errorf("brain transcript:\n%s", tr)
 	}
 	// A game the brain does not list: it gives its side to the default bot.

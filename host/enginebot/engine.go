@@ -191,18 +191,30 @@ func (e *Engine) GenMove(ctx context.Context, req referee.MoveRequest) (string, 
 // wrap marks errors that mean the engine is gone as
 // referee.ErrDisconnected.
 func (e *Engine) wrap(err error) error {
-	if err == nil || errors.Is(err, referee.ErrDisconnected) {
-		if err != nil {
-			e.setLost()
-		}
-		return err
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, referee.ErrDisconnected) {
+		e.setLost()
+		return fmt.Errorf("%w%s", err, e.howExited())
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.EPIPE) ||
 		errors.Is(err, os.ErrClosed) || e.proc.waitExit(0) {
 		e.setLost()
-		return fmt.Errorf("%w: %v", referee.ErrDisconnected, err)
+		return fmt.Errorf("%w: %v%s", referee.ErrDisconnected, err, e.howExited())
 	}
 	return err
+}
+
+// howExited says how an engine whose connection broke exited, waiting a
+// little for it to be reaped: " (the engine process exited (exit status
+// 3))", or "" if it still runs.
+func (e *Engine) howExited() string {
+	e.proc.waitExit(exitGrace)
+	if how := e.proc.status(); how != "" {
+		return " (the engine process exited (" + how + "))"
+	}
+	return ""
 }
 
 func (e *Engine) setLost() {

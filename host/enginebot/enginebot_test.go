@@ -3,6 +3,7 @@ package enginebot
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -174,7 +175,7 @@ func TestGomocupGame(t *testing.T) {
 		t.Fatalf("game ended by %s: %s", rec.Reason, rec.Detail)
 	}
 	tx, to := transcript(t, mx), transcript(t, mo)
-	for _, want := range []string{"START 9\n", "INFO timeout_turn 500\n", "INFO timeout_match 0\n", "INFO rule 0\n", "INFO max_memory 1000000\n", "BEGIN\n", "TURN "} {
+	for _, want := range []string{"START 9\n", "INFO timeout_turn 450\n", "INFO timeout_match 0\n", "INFO rule 0\n", "INFO max_memory 1000000\n", "BEGIN\n", "TURN "} {
 		if !strings.Contains(tx, want) {
 			t.Errorf("x's transcript lacks %q:\n%s", want, tx)
 		}
@@ -426,6 +427,15 @@ func TestStartFailures(t *testing.T) {
 	// Options are checked against the protocol at load time.
 	if _, err := Start(ctx, Config{Manifest: m, Options: map[string]string{"time_left": "5"}}); err == nil || !strings.Contains(err.Error(), "the host sets INFO time_left itself") {
 		t.Errorf("reserved option: %v", err)
+	}
+	// A program that exits at once: the game is refused, saying how it exited.
+	m4, err := manifest.Parse([]byte("command = [\"sh\", \"-c\", \"exit 5\"]\nprotocol = \"gomocup\"\nrules = [\"gomoku\"]"), "dies", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e4 := start(t, m4, "dies", nil)
+	if err := referee.New(m4.Rules[0], referee.Config{}).Attach(ctx, engine.X, e4); !errors.Is(err, referee.ErrDisconnected) || !strings.Contains(err.Error(), "exit status 5") {
+		t.Errorf("an engine that exits at START: %v", err)
 	}
 	// A program that is gone.
 	m3 := setup(t, "gone", "gomocup", `"gomoku"`)

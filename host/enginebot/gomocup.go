@@ -198,13 +198,14 @@ func (d *gomocupDriver) newGame(ctx context.Context, s referee.Setup) error {
 		}
 		d.pos.Play(m)
 	}
-	// timeout_turn is each move's time: the fixed time per move now, or
-	// (with a clock) what the clock allows, sent before each move with
-	// time_left. INFO settings persist, so only changes are sent.
+	// timeout_turn is each move's time less a margin (engineMoveTime): the
+	// fixed time per move now, or (with a clock) what the clock allows,
+	// sent before each move with time_left. INFO settings persist, so only
+	// changes are sent.
 	d.timed, d.turnSent = s.Clock.Timed(), -1
 	var info []gomocup.Command
 	if !d.timed {
-		d.turnSent = s.Clock.MoveTime.Milliseconds()
+		d.turnSent = engineMoveTime(s.Clock.MoveTime).Milliseconds()
 		info = append(info, infoCmd(gomocup.InfoTimeoutTurn, d.turnSent))
 	}
 	info = append(info, infoCmd(gomocup.InfoTimeoutMatch, s.Clock.Main.Milliseconds()),
@@ -284,12 +285,12 @@ func (d *gomocupDriver) genMove(ctx context.Context, req referee.MoveRequest) (s
 	d.e.resume()
 	d.drain()
 	var cmds []gomocup.Command
-	if turn := req.MoveTime.Milliseconds(); turn != d.turnSent {
+	if turn := engineMoveTime(req.MoveTime).Milliseconds(); turn != d.turnSent {
 		cmds = append(cmds, infoCmd(gomocup.InfoTimeoutTurn, turn))
 		d.turnSent = turn
 	}
 	if d.timed {
-		cmds = append(cmds, infoCmd(gomocup.InfoTimeLeft, req.Left[req.Color].Milliseconds()))
+		cmds = append(cmds, infoCmd(gomocup.InfoTimeLeft, engineMoveTime(req.Left[req.Color]).Milliseconds()))
 	}
 	ask, err := d.position()
 	if err != nil {

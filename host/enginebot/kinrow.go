@@ -126,9 +126,10 @@ func (d *kinrowDriver) undo(ctx context.Context) error {
 	return nil
 }
 
-// moveTimeMargin is the share of a move's time kept back from the engine
-// (kinrow-movetime is the time less a tenth, at most 200 ms less), for the
-// pipes and the engine's own bookkeeping.
+// engineMoveTime is the time an engine is told it has for a move (Gomocup's
+// timeout_turn and time_left, kinrow-movetime): the move's time less a
+// tenth, at most 200 ms less, kept back for the pipes, the signals and the
+// engine's own bookkeeping; the referee's grace comes on top.
 func engineMoveTime(budget time.Duration) time.Duration {
 	margin := min(budget/10, 200*time.Millisecond)
 	return max(budget-margin, time.Millisecond)
