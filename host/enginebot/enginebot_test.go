@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -486,5 +487,70 @@ a = "x"`), "eng", "/d")
 	if info.Name != "eng" || info.Strength != 7 || strings.Join(info.Kinds, ",") != "connectx,mnk" || info.MaxRows != 8 || info.MaxCols != 12 ||
 		len(info.Options) != 2 || info.Options[0].Name != "a" || info.Options[1].Default != "2" {
 		t.Errorf("Info = %+v", info)
+	}
+}
+
+func TestNoLeaks(t *testing.T) {
+	ctx := context.Background()
+	mg := setup(t, "g", "gomocup", `"mnk:9x9x5"`)
+	mk := setup(t, "k", "kinrow", `"connect4"`)
+	// An engine that forks a long-lived child into its process group.
+	mf, err := manifest.Parse([]byte(`command = ["sh", "-c", "sleep 300 & echo $! > child; exec cat >/dev/null"]
+protocol = "gomocup"
+rules = ["gomoku"]`), "forker", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cycle := func(close bool) {
+		for _, m := range []*manifest.Manifest{mg, mk} {
+			e, err := Start(ctx, Config{Manifest: m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := referee.New(m.Rules[0], referee.Config{})
+			if err := g.Attach(ctx, engine.X, e); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := g.GenMove(ctx, engine.X); err != nil || !out.Played {
+				t.Fatalf("%s: %+v, %v", m.Name, out, err)
+			}
+			if close {
+				e.Close()
+			} else {
+				e.Kill()
+			}
+		}
+	}
+	settle := func() (int, int) {
+		time.Sleep(100 * time.Millisecond)
+		runtime.GC()
+		fds, _ := os.ReadDir("/proc/self/fd")
+		return runtime.NumGoroutine(), len(fds)
+	}
+	cycle(true)
+	g0, f0 := settle()
+	for i := range 6 {
+		cycle(i%2 == 0)
+	}
+	g1, f1 := settle()
+	if g1 > g0+2 || f1 > f0+2 {
+		t.Errorf("after 12 engines started and stopped: goroutines %d -> %d, fds %d -> %d", g0, g1, f0, f1)
+	}
+	e, err := Start(ctx, Config{Manifest: mf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var child int
+	for i := 0; i < 200 && child == 0; i++ {
+		b, _ := os.ReadFile(filepath.Join(mf.Dir, "child"))
+		child, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !alive(child) {
+		t.Fatalf("the forked child %d is not running", child)
+	}
+	e.Close()
+	if settled(child, "") != "" && alive(child) {
+		t.Errorf("the engine's child %d survived Close", child)
 	}
 }
