@@ -554,3 +554,20 @@ rules = ["gomoku"]`), "forker", t.TempDir())
 		t.Errorf("the engine's child %d survived Close", child)
 	}
 }
+
+// A process that never reads its input cannot block the host: writes stop
+// at their deadline once the pipe is full.
+func TestWriteDeadline(t *testing.T) {
+	p, err := startProcess([]string{"sleep", "30"}, t.TempDir(), hclog.NewNullLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.kill(time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	begin := time.Now()
+	err = p.write(ctx, make([]byte, 4<<20))
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(begin) > time.Second {
+		t.Errorf("write to a full pipe: %v after %v; want a deadline error at 100 ms", err, time.Since(begin))
+	}
+}
