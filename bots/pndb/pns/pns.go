@@ -72,6 +72,7 @@ type Options struct {
 type entry struct {
 	pn, dn   uint32
 	forced   int32 // the only child move (blocking a threat), or -1
+	best     int32 // expanded: the most-proving child move
 	expanded bool
 }
 
@@ -103,7 +104,9 @@ type Searcher struct {
 	path     []step
 	moves    [][]engine.Move // candidate buffers per depth
 	stats    Stats
-	work     int // children visited since the last look at ctx
+	work     int    // children visited since the last look at ctx
+	root     uint64 // hash of the last search's root
+	keepWins bool   // Solve: the NotLose search keeps the Win search's proofs
 }
 
 // checkWork: ctx is looked at after this many children visited (and every
@@ -150,7 +153,8 @@ func (s *Searcher) Prove(ctx context.Context, pos *engine.Position, goal Goal) (
 	if pos.Result() != engine.Open {
 		return Unknown, fmt.Errorf("pns: %w", engine.ErrGameOver)
 	}
-	s.reset(pos, goal)
+	keep := s.keepWins && s.table != nil && s.root == pos.Hash() && goal == NotLose && s.goal == Win
+	s.reset(pos, goal, keep)
 	root := pos.Hash()
 	s.table[root] = entry{pn: 1, dn: 1, forced: -1}
 	s.path = append(s.path[:0], step{hash: root, move: engine.NoMove})
@@ -186,7 +190,7 @@ func (s *Searcher) Prove(ctx context.Context, pos *engine.Position, goal Goal) (
 			if !e.expanded || e.pn == 0 || e.dn == 0 {
 				break // a leaf, or decided since (reached through another path)
 			}
-			m := s.selectChild(top.hash, e)
+			m := engine.Move(e.best)
 			s.play(m)
 			s.path = append(s.path, step{hash: s.pos.Hash(), move: m})
 		}
@@ -202,24 +206,35 @@ func (s *Searcher) Prove(ctx context.Context, pos *engine.Position, goal Goal) (
 			s.unwind(len(s.path) - 1)
 			top := s.path[len(s.path)-1]
 			old := s.table[top.hash]
-			pn, dn := s.combine(top.hash, old)
-			if pn == old.pn && dn == old.dn {
+			pn, dn, best := s.combine(top.hash, old)
+			unchanged := pn == old.pn && dn == old.dn
+			old.pn, old.dn, old.best = pn, dn, best
+			s.table[top.hash] = old
+			if unchanged {
 				break
 			}
-			old.pn, old.dn = pn, dn
-			s.table[top.hash] = old
 		}
 	}
 }
 
 // reset prepares the working position and an empty table.
-func (s *Searcher) reset(pos *engine.Position, goal Goal) {
+//
+// With keep (a NotLose search after a Win search of the same root), the
+// proved wins stay: a win is a fortiori not a loss.
+func (s *Searcher) reset(pos *engine.Position, goal Goal, keep bool) {
 	s.pos = pos.Clone()
-	s.goal, s.attacker = goal, pos.ToMove()
+	s.goal, s.attacker, s.root = goal, pos.ToMove(), pos.Hash()
 	s.stats = Stats{}
-	if s.table == nil {
+	switch {
+	case s.table == nil:
 		s.table = make(map[uint64]entry)
-	} else {
+	case keep:
+		for h, e := range s.table {
+			if e.pn != 0 {
+				delete(s.table, h)
+			}
+		}
+	default:
 		clear(s.table)
 	}
 	if !s.all {
@@ -339,12 +354,17 @@ func (s *Searcher) childHash(h uint64, m engine.Move) uint64 {
 // orNode tells whether the attacker moves at the working position.
 func (s *Searcher) orNode() bool { return s.pos.ToMove() == s.attacker }
 
-// selectChild returns the most-proving child move of the expanded node h.
-func (s *Searcher) selectChild(h uint64, e entry) engine.Move {
+// combine computes the numbers of the expanded node h from its children,
+// and its most-proving child: at an OR node the child of least proof
+// number, at an AND node the child of least disproof number (ties: the
+// larger other number).
+func (s *Searcher) combine(h uint64, e entry) (pn, dn uint32, best int32) {
 	moves := s.children(s.buf(), e)
+	s.moves[len(s.path)] = moves
 	s.work += len(moves)
+	minV, minW, sum := Inf+1, uint32(0), uint32(0)
 	or := s.orNode()
-	best, bestV, bestW := engine.NoMove, Inf+1, uint32(0)
+	best = -1
 	for _, m := range moves {
 		c, ok := s.table[s.childHash(h, m)]
 		if !ok {
@@ -354,36 +374,16 @@ func (s *Searcher) selectChild(h uint64, e entry) engine.Move {
 		if or {
 			v, w = c.pn, c.dn
 		}
-		if v < bestV || (v == bestV && w > bestW) {
-			best, bestV, bestW = m, v, w
+		if v < minV || (v == minV && w > minW) {
+			minV, minW, best = v, w, int32(m)
 		}
-	}
-	s.moves[len(s.path)] = moves
-	return best
-}
-
-// combine computes the numbers of the expanded node h from its children.
-func (s *Searcher) combine(h uint64, e entry) (pn, dn uint32) {
-	moves := s.children(s.buf(), e)
-	s.moves[len(s.path)] = moves
-	minV, sum := Inf, uint32(0)
-	or := s.orNode()
-	for _, m := range moves {
-		c, ok := s.table[s.childHash(h, m)]
-		if !ok {
-			c = entry{pn: 1, dn: 1}
-		}
-		v, w := c.dn, c.pn
-		if or {
-			v, w = c.pn, c.dn
-		}
-		minV = min(minV, v)
 		sum = addSat(sum, w)
 	}
+	minV = min(minV, Inf)
 	if or {
-		return minV, sum
+		return minV, sum, best
 	}
-	return sum, minV
+	return sum, minV, best
 }
 
 func addSat(a, b uint32) uint32 {
@@ -458,8 +458,7 @@ func (s *Searcher) expand() bool {
 	}
 	e.expanded = true
 	s.table[top.hash] = e
-	pn, dn := s.combine(top.hash, e)
-	e.pn, e.dn = pn, dn
+	e.pn, e.dn, e.best = s.combine(top.hash, e)
 	s.table[top.hash] = e
 	return true
 }
@@ -559,6 +558,8 @@ func Score(pos *engine.Position, cell int, c engine.Color) int {
 // Solve returns the value of pos for the side to move: 1 win, 0 draw, -1
 // loss; known is false when the search stopped first (see Stats).
 func (s *Searcher) Solve(ctx context.Context, pos *engine.Position) (value int, known bool, err error) {
+	s.keepWins = true
+	defer func() { s.keepWins = false }()
 	o, err := s.Prove(ctx, pos, Win)
 	if err != nil || o == Unknown {
 		return 0, false, err
