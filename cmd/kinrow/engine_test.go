@@ -329,6 +329,7 @@ func TestEnginesInServe(t *testing.T) {
 	}
 	h.fail("kinrow-load x nocmd", "command: missing: want an array of strings")
 	h.ok("rules mnk:9x9x5")
+	h.ok("kinrow-movetime 200")
 	h.ok("kinrow-load x brain")
 	h.ok("kinrow-load o mics")
 	h.fail("kinrow-load o brain timeout_turn=5", "the host sets INFO timeout_turn itself")
@@ -342,15 +343,12 @@ func TestEnginesInServe(t *testing.T) {
 		t.Errorf("record: %s", rec)
 	}
 	tr, _ := os.ReadFile(filepath.Join(dir, "transcript"))
-	if !strings.HasPrefix(string(tr), "START 9\nINFO timeout_turn 900\n") {
+	if !strings.HasPrefix(string(tr), "START 9\nINFO timeout_turn 180\n") {
 		t.Errorf("brain transcript:\n%s", tr)
 	}
-	// A game the brain does not list: it gives its side to the default bot.
+	// A game the brain does not list: it is unloaded, and cannot be loaded.
 	h.ok("rules tictactoe")
-	h.ok("genmove x")
-	if rec := h.ok("kinrow-record"); strings.Contains(rec, `"x":"brain"`) {
-		t.Errorf("the brain kept x at tictactoe: %s", rec)
-	}
+	h.fail("kinrow-load x brain", "engine brain does not play mnk:3x3x3: it plays mnk:15x15x5, mnk:9x9x5")
 	h.ok("rules connect4")
 	h.ok("kinrow-load x nested")
 	h.ok("kinrow-load o random")
