@@ -16,8 +16,8 @@
 //
 //   - gomocup, the manager side of the Gomocup brain protocol
 //     (protocol/gomocup): START or RECTSTART (RESTART for the next game on
-//     the same board), INFO timeout_turn, timeout_match, time_left, rule 0
-//     and the manifest's options, then BEGIN, TURN X,Y, or BOARD … DONE
+//     the same board), INFO timeout_turn, timeout_match, time_left, rule 0,
+//     max_memory 0 (unless an option sets it) and the manifest's options, then BEGIN, TURN X,Y, or BOARD … DONE
 //     when the engine's view of the game is not one move behind (a game
 //     set up with moves, an undo), END at Close. MESSAGE and DEBUG lines
 //     are logged, SUGGEST is answered with PLAY. Unless the manifest says

@@ -181,7 +181,10 @@ func TestGomocupGame(t *testing.T) {
 			t.Errorf("x's transcript lacks %q:\n%s", want, tx)
 		}
 	}
-	if strings.Contains(tx, "BOARD") || !strings.HasPrefix(strings.SplitAfter(to, "INFO rule 0\n")[1], "TURN ") {
+	if strings.Contains(tx, "INFO max_memory 0\n") || !strings.Contains(to, "INFO rule 0\nINFO max_memory 0\n") {
+		t.Errorf("max_memory: x's option, else 0:\n%s\n%s", tx, to)
+	}
+	if strings.Contains(tx, "BOARD") || !strings.HasPrefix(strings.SplitAfter(to, "INFO max_memory 0\n")[1], "TURN ") {
 		t.Errorf("o's transcript should go on with TURN, no BOARD:\n%s", to)
 	}
 	// The same engines play a second game on a rectangular board: O gets

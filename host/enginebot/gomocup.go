@@ -210,6 +210,9 @@ func (d *gomocupDriver) newGame(ctx context.Context, s referee.Setup) error {
 	}
 	info = append(info, infoCmd(gomocup.InfoTimeoutMatch, s.Clock.Main.Milliseconds()),
 		infoCmd(gomocup.InfoRule, int64(gomocup.RuleFreestyle)))
+	if _, ok := d.e.opts[gomocup.InfoMaxMemory]; !ok {
+		info = append(info, infoCmd(gomocup.InfoMaxMemory, 0)) // no limit, unless an option sets one
+	}
 	keys := make([]string, 0, len(d.e.opts))
 	for k := range d.e.opts {
 		keys = append(keys, k)
