@@ -85,6 +85,7 @@ type step struct {
 // Stats describe the last Prove call.
 type Stats struct {
 	Expanded int64 // nodes expanded
+	Total    int64 // nodes expanded since New, by every Prove call
 	Nodes    int   // table entries
 	Stopped  error // why an Unknown outcome stopped: ctx error, ErrMemory, ErrBudget
 }
@@ -106,6 +107,7 @@ type Searcher struct {
 	stats    Stats
 	work     int    // children visited since the last look at ctx
 	root     uint64 // hash of the last search's root
+	total    int64  // expansions since New
 	keepWins bool   // Solve: the NotLose search keeps the Win search's proofs
 }
 
@@ -130,7 +132,10 @@ func New(r engine.Rules, opt Options) (*Searcher, error) {
 }
 
 // Stats returns the figures of the last Prove call.
-func (s *Searcher) Stats() Stats { s.stats.Nodes = len(s.table); return s.stats }
+func (s *Searcher) Stats() Stats {
+	s.stats.Nodes, s.stats.Total = len(s.table), s.total
+	return s.stats
+}
 
 // MaxNodes is the table capacity in entries, from the memory budget.
 func (s *Searcher) MaxNodes() int { return s.maxNodes }
@@ -399,6 +404,7 @@ func (s *Searcher) expand() bool {
 	top := s.path[len(s.path)-1]
 	e := s.table[top.hash]
 	s.stats.Expanded++
+	s.total++
 	me := s.pos.ToMove()
 	opp := me.Other()
 	moves := Candidates(s.pos, s.near, s.buf())
