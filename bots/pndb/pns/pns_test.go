@@ -192,3 +192,44 @@ func BenchmarkExpand(b *testing.B) {
 	}
 	b.ReportMetric(float64(s.Stats().Expanded)/b.Elapsed().Seconds(), "expansions/s")
 }
+
+// TestMemoryCap: with a 1 MiB budget the table stops at its capacity and
+// the search reports ErrMemory instead of growing.
+func TestMemoryCap(t *testing.T) {
+	p := position(t, "connect4", "")
+	s, err := New(p.Rules(), Options{MemMiB: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := s.Prove(context.Background(), p, Win)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := s.Stats()
+	if o != Unknown || st.Stopped != ErrMemory {
+		t.Fatalf("outcome %v, stopped %v, want unknown by ErrMemory", o, st.Stopped)
+	}
+	if st.Nodes > s.MaxNodes() {
+		t.Errorf("%d nodes, over the cap of %d", st.Nodes, s.MaxNodes())
+	}
+	if m, _ := s.Best(); m == engine.NoMove {
+		t.Errorf("no best move after a memory stop")
+	}
+}
+
+// TestConnectXMustBlock: under gravity, O threatens three in a row on the
+// bottom row; X must take the open end.
+func TestConnectXMustBlock(t *testing.T) {
+	// Columns (1-based): X 1, O 2, X 1, O 3, X 7, O 4 -> O has 2,3,4 on
+	// row 1 with 1 taken by X: only column 5 wins for O.
+	p := position(t, "connect4", "1 2 1 3 7 4")
+	want := engine.Move(4)
+	if q := QuickMove(p, nil); q.Move != want || !q.Forced {
+		t.Errorf("QuickMove %v forced=%v, want column 5 forced", q.Move+1, q.Forced)
+	}
+	s, _ := New(p.Rules(), Options{MaxExpansions: 200})
+	s.Prove(context.Background(), p, NotLose)
+	if m, _ := s.Best(); m != want {
+		t.Errorf("search best %v, want column 5", m+1)
+	}
+}
