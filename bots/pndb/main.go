@@ -93,8 +93,8 @@ func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(
 		if proved && m != engine.NoMove {
 			return m, nil
 		}
-		if m != engine.NoMove && goal == pns.Win {
-			best = m
+		if m != engine.NoMove {
+			best = m // the least proof ratio: among draws-or-better after a disproved Win
 		}
 		if o != pns.Disproved {
 			break // unknown: no time left for the next goal

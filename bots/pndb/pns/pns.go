@@ -57,8 +57,9 @@ const Inf uint32 = 1 << 30
 const SmallBoard = 64
 
 // BytesPerNode is the memory charged per table entry (key, entry, map
-// overhead and growth slack) against Options.MemMiB.
-const BytesPerNode = 64
+// overhead and growth slack: a map slot is about 29 bytes, and a table
+// just grown is half empty) against Options.MemMiB.
+const BytesPerNode = 80
 
 // Options configure a Searcher.
 type Options struct {
