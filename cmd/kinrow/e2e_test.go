@@ -184,6 +184,27 @@ func childBot(t *testing.T, host int) int {
 	return found[0]
 }
 
+// waitStopped waits until process pid is stopped (state T in
+// /proc/PID/stat): kill(2) only queues SIGSTOP, and a loaded machine may
+// let the process run on for a while, long enough to answer a request.
+func waitStopped(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			t.Fatalf("process %d: %v", pid, err)
+		}
+		if f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:])); len(f) > 0 && f[0] == "T" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d did not stop within 5 s of SIGSTOP", pid)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 func checkNoBotProcesses(t *testing.T) {
 	t.Helper()
 	deadline := time.Now().Add(3 * time.Second)
@@ -325,6 +346,7 @@ func TestFrozenBotIsKilled(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
+	waitStopped(t, pid)
 	start := time.Now()
 	if got := h.ok("genmove x"); got != "resign" {
 		t.Errorf("genmove by a frozen bot = %q", got)
