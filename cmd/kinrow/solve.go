@@ -14,7 +14,7 @@ import (
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
 
-const solveUsage = `Usage: kinrow solve [--bot alphabeta] [--rules RULES] [--analyze] [--weak] [--timeout D]
+const solveUsage = `Usage: kinrow solve [--bot alphabeta] [--rules RULES] [--analyze] [--weak] [--timeout D] [--jobs N]
 
 Reads positions from stdin, one per line: a move list from the empty board
 (digits for Connect-X up to 9 columns, as in Connect-4 solvers' test files,
@@ -30,7 +30,9 @@ order:
 
 Scores: positive, the side to move wins (the earlier the higher: on R×C,
 (R·C)/2 + 1 − its stones at the win, 22 − stones on 6×7); 0, draw; negative,
-it loses. Positions stream to one bot process over one connection.
+it loses. Positions stream to one bot process over one connection, or
+with --jobs N to N processes, each taking the next position as it frees
+up; answers still come in input order.
 
 Flags:
 `
@@ -95,6 +97,7 @@ func solveCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	analyze := fs.Bool("analyze", false, "score every move of each position")
 	weak := fs.Bool("weak", false, "only win (1), draw (0) or loss (-1)")
 	timeout := fs.Duration("timeout", 0, "give up on a position after this long (0: no limit)")
+	jobs := fs.Int("jobs", 1, "bot processes solving at once, each with its own table (at most one per core pays)")
 	var opts listFlag
 	fs.Var(&opts, "bot-opt", "an option for the bot, KEY=VALUE (repeatable)")
 	if err := fs.Parse(args); err != nil {
@@ -132,73 +135,152 @@ func solveCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return 1
 	}
 	defer loader.Close()
-	b, err := loader.Start(ctx, *bot, *bot, botOpts)
-	if err != nil {
-		return bad("--bot: %v", err)
+	if *jobs < 1 || *jobs > 64 {
+		return bad("--jobs %d: want 1 to 64 bot processes", *jobs)
 	}
-	defer b.Close()
 	streamCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stream, err := b.API().Solve(streamCtx)
-	if err != nil {
-		return bad("--bot %s cannot solve: %v", *bot, err)
+	workers := make([]*solveWorker, *jobs)
+	for i := range workers {
+		display := *bot
+		if i > 0 {
+			display = fmt.Sprintf("%s#%d", *bot, i+1)
+		}
+		b, err := loader.Start(ctx, *bot, display, botOpts)
+		if err != nil {
+			return bad("--bot: %v", err)
+		}
+		defer b.Close()
+		stream, err := b.API().Solve(streamCtx)
+		if err != nil {
+			return bad("--bot %s cannot solve: %v", *bot, err)
+		}
+		workers[i] = &solveWorker{stream: stream, window: make(chan struct{}, solveWindow)}
 	}
-	w := bufio.NewWriter(stdout)
-	lines := make(chan solveLine, 64)
-	sendErr := make(chan error, 1)
-	go func() { // read stdin and send requests, in order
+	return runSolve(streamCtx, workers, stdin, stdout, stderr, func(line string, id uint64) solveLine {
+		echo, moves, err := parsePosition(rules, line)
+		l := solveLine{text: echo}
+		if err != nil {
+			l.err = err.Error()
+		} else {
+			l.req = botapi.SolveRequest{ID: id, Rules: rules.String(), Moves: moves, Analyze: *analyze, Weak: *weak, Timeout: *timeout, Options: botOpts}
+		}
+		return l
+	}, *analyze, *weak)
+}
+
+// solveWindow is the number of requests a worker has in flight: enough to
+// hide the round trip of easy positions, few enough that the workers share
+// the hard ones.
+const solveWindow = 4
+
+// solveWorker is one bot process solving over its own stream.
+type solveWorker struct {
+	stream botapi.SolveStream
+	window chan struct{} // a slot per request in flight
+}
+
+// runSolve reads positions from stdin (parse turns a line into a request
+// or an error), hands each request to whichever worker has a free slot,
+// and prints the answers in input order as soon as each is known.
+func runSolve(ctx context.Context, workers []*solveWorker, stdin io.Reader, stdout, stderr io.Writer, parse func(string, uint64) solveLine, analyze, weak bool) int {
+	lines := make(chan solveLine, 64)      // every line, in input order, to the printer
+	work := make(chan botapi.SolveRequest) // requests, to the first worker with a free slot
+	replies := make(chan botapi.SolveReply, 64)
+	failed := make(chan error, 2*len(workers)+1)
+	go func() { // read stdin
 		defer close(lines)
+		defer close(work)
 		sc := bufio.NewScanner(stdin)
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
 		var id uint64
 		for sc.Scan() {
 			id++
-			echo, moves, err := parsePosition(rules, sc.Text())
-			l := solveLine{text: echo}
-			if err != nil {
-				l.err = err.Error()
-			} else {
-				l.req = botapi.SolveRequest{ID: id, Rules: rules.String(), Moves: moves, Analyze: *analyze, Weak: *weak, Timeout: *timeout, Options: botOpts}
-				if err := stream.Send(l.req); err != nil {
-					sendErr <- err
+			l := parse(sc.Text(), id)
+			if l.err == "" {
+				select {
+				case work <- l.req:
+				case <-ctx.Done():
 					return
 				}
 			}
 			select {
 			case lines <- l:
-			case <-streamCtx.Done():
+			case <-ctx.Done():
 				return
 			}
 		}
 		if err := sc.Err(); err != nil {
-			sendErr <- fmt.Errorf("read stdin: %w", err)
+			failed <- fmt.Errorf("read stdin: %w", err)
 		}
-		stream.CloseSend()
 	}()
-	replies := map[uint64]botapi.SolveReply{}
+	for _, wk := range workers {
+		go func() { // send: one request per free slot
+			defer wk.stream.CloseSend()
+			for {
+				select {
+				case wk.window <- struct{}{}:
+				case <-ctx.Done():
+					return
+				}
+				req, ok := <-work
+				if !ok {
+					return
+				}
+				if err := wk.stream.Send(req); err != nil {
+					failed <- fmt.Errorf("the bot stopped taking positions: %w", err)
+					return
+				}
+			}
+		}()
+		go func() { // receive: each reply frees a slot
+			for {
+				r, err := wk.stream.Recv()
+				if err != nil {
+					if !errors.Is(err, io.EOF) {
+						failed <- fmt.Errorf("the bot stopped answering: %w", err)
+					}
+					return
+				}
+				<-wk.window
+				select {
+				case replies <- r:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	done := map[uint64]botapi.SolveReply{}
 	for l := range lines {
 		if l.err != "" {
 			fmt.Fprintf(w, "%s ? %s\n", l.text, l.err)
 			w.Flush()
 			continue
 		}
-		r, ok := replies[l.req.ID]
+		r, ok := done[l.req.ID]
 		for !ok {
 			w.Flush()
-			got, err := stream.Recv()
-			if err != nil {
-				fmt.Fprintf(stderr, "kinrow solve: the bot stopped answering: %v\n", err)
+			select {
+			case got := <-replies:
+				done[got.ID] = got
+				r, ok = done[l.req.ID]
+			case err := <-failed:
+				fmt.Fprintln(stderr, "kinrow solve:", err)
+				return 1
+			case <-ctx.Done():
+				fmt.Fprintln(stderr, "kinrow solve:", ctx.Err())
 				return 1
 			}
-			replies[got.ID] = got
-			r, ok = replies[l.req.ID]
 		}
-		delete(replies, l.req.ID)
-		fmt.Fprintln(w, gtpfront.FormatSolve(l.text, r, *analyze, *weak))
+		delete(done, l.req.ID)
+		fmt.Fprintln(w, gtpfront.FormatSolve(l.text, r, analyze, weak))
 		w.Flush()
 	}
 	select {
-	case err := <-sendErr:
+	case err := <-failed:
 		fmt.Fprintln(stderr, "kinrow solve:", err)
 		return 1
 	default:

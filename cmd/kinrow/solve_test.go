@@ -30,13 +30,16 @@ func TestSolveAgainstSharedSets(t *testing.T) {
 		set     string
 		n       int
 		analyze bool
+		jobs    string
 	}{
-		{"Test_L3_R1.txt", 100, true},
-		{"Test_L2_R1.txt", 100, true},
-		{"Test_L1_R1.txt", 5, false},
+		{"Test_L3_R1.txt", 100, true, "1"},
+		{"Test_L2_R1.txt", 100, true, "1"},
+		{"Test_L1_R1.txt", 5, false, "1"},
+		{"Test_L2_R1.txt", 60, true, "3"}, // three processes, answers still in input order
+		{"Test_L1_R1.txt", 8, false, "2"},
 	} {
 		lines := firstLines(t, tc.set, tc.n)
-		args := []string{"solve", "--bot", "alphabeta"}
+		args := []string{"solve", "--bot", "alphabeta", "--jobs", tc.jobs}
 		if tc.analyze {
 			args = append(args, "--analyze")
 		}
@@ -64,6 +67,24 @@ func TestSolveAgainstSharedSets(t *testing.T) {
 		}
 	}
 	checkNoBotProcesses(t)
+}
+
+// TestSolveJobsBadValue: --jobs outside 1..64 is refused with what is
+// accepted, before any bot starts.
+func TestSolveJobsBadValue(t *testing.T) {
+	for _, v := range []string{"0", "-1", "65", "two"} {
+		cmd := kinrowCmd(t, "solve", "--jobs", v)
+		cmd.Stdin = strings.NewReader("4455\n")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		if code := cmd.ProcessState.ExitCode(); err == nil || code != exitUsage {
+			t.Errorf("--jobs %s: exit %d (%v), want %d", v, code, err, exitUsage)
+		}
+		if !strings.Contains(stderr.String(), "-jobs") {
+			t.Errorf("--jobs %s: stderr %q does not name the flag", v, stderr.String())
+		}
+	}
 }
 
 // TestSolveBotOptions: --bot-opt reaches the solver (a table size), and a
