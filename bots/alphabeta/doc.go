@@ -1,8 +1,11 @@
 // Command kinrow-bot-alphabeta is kinrow's full-width searcher: negamax with
 // alpha-beta, null-window re-search, iterative deepening and a
-// transposition table (package search), strongest wherever full-width
-// search reaches, and a solver: `kinrow solve --bot alphabeta` proves
-// positions (--weak: win, draw or loss).
+// transposition table, strongest wherever full-width search reaches, and a
+// solver: `kinrow solve --bot alphabeta` proves positions (--weak: win,
+// draw or loss). Connect-X boards that fit 64 bits with a sentinel row go
+// to package solver's bitboard, larger Connect-X boards (up to 64 rows) to
+// package wide's word-per-column bitboard, everything else (m,n,k) to
+// package search on the engine's board.
 //
 // Options: tt (table size in MiB), branching (candidates searched per node
 // when not solving). Run it with --help for the list.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kinrow/kinrow/bots/alphabeta/search"
 	"github.com/kinrow/kinrow/bots/alphabeta/solver"
+	"github.com/kinrow/kinrow/bots/alphabeta/wide"
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/protocol/botapi"
 	"github.com/kinrow/kinrow/protocol/sdk"
@@ -21,6 +22,7 @@ type alphabeta struct {
 	mu      sync.Mutex
 	solvers map[solverKey]*search.Searcher
 	boards  map[solverKey]*solver.Solver // 64-bit bitboard solvers
+	wides   map[solverKey]*wide.Searcher // multi-word bitboard searchers
 }
 
 // solverKey: a solver serves the requests of one rules and table size.
@@ -49,7 +51,22 @@ func (*alphabeta) Info() botapi.Info {
 	}
 }
 
+// isWide reports whether r is a Connect-X board past 64 bits that package
+// wide holds (up to 64 rows).
+func isWide(r engine.Rules) bool {
+	return r.Kind == engine.ConnectX && (r.Rows+1)*r.Cols > 64 && wide.Fits(r.Rows, r.Cols, r.K)
+}
+
 func (*alphabeta) NewGame(_ context.Context, g sdk.Game) (sdk.Player, error) {
+	if r := g.Rules; isWide(r) {
+		w, err := wide.New(r.Rows, r.Cols, r.K, int(g.Values.Int("tt")))
+		if err != nil {
+			return nil, fmt.Errorf("alphabeta: %w", err)
+		}
+		w.SetBranching(int(g.Values.Int("branching")))
+		w.SetEarlyStop(g.Time.Main > 0 || g.Time.Byo > 0)
+		return &player{wide: w, clock: g.Time}, nil
+	}
 	s, err := search.New(g.Rules, search.Options{TTMiB: int(g.Values.Int("tt")), MaxBranch: int(g.Values.Int("branching"))})
 	if err != nil {
 		return nil, err
@@ -65,10 +82,12 @@ func (*alphabeta) NewGame(_ context.Context, g sdk.Game) (sdk.Player, error) {
 
 // player answers each move with an iterative-deepening search; on
 // Connect-X boards that fit a 64-bit bitboard it first tries to solve the
-// position exactly within part of the time.
+// position exactly within part of the time; larger Connect-X boards (up to
+// 64 rows) are searched on package wide's multi-word bitboard instead.
 type player struct {
 	s     *search.Searcher
 	exact *solver.Solver // nil when the board does not fit
+	wide  *wide.Searcher // set (and s nil) for Connect-X boards past 64 bits
 	clock botapi.TimeControl
 }
 
@@ -93,6 +112,9 @@ func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(
 	deadline := p.budget(ctx, pos)
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
+	if p.wide != nil {
+		return p.wideMove(ctx, pos, report)
+	}
 	if p.exact != nil && pos.Rules().Cells()-pos.Ply() <= exactCells {
 		if m, ok := p.solveMove(ctx, pos, deadline, report); ok {
 			return m, nil
@@ -102,6 +124,32 @@ func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(
 		report(botapi.Progress{Depth: r.Depth, Score: int(r.Score), BestMove: pos.Rules().FormatMove(r.Best), Nodes: int64(r.Nodes)})
 	})
 	return m, err
+}
+
+// wideMove searches pos on package wide's board by iterative deepening to
+// the deadline and returns the best move of the last finished iteration.
+func (p *player) wideMove(ctx context.Context, pos *engine.Position, report func(botapi.Progress)) (engine.Move, error) {
+	r := pos.Rules()
+	rep, err := p.wide.BestMove(ctx, columns(pos), func(w wide.Report) {
+		score := int(w.Value)
+		if w.Exact || w.Win {
+			score = w.Score
+		}
+		report(botapi.Progress{Depth: w.Depth, Score: score, BestMove: r.FormatMove(engine.Move(w.Best)), Nodes: int64(w.Nodes)})
+	})
+	if err != nil {
+		return 0, fmt.Errorf("alphabeta: %w", err)
+	}
+	return engine.Move(rep.Best), nil
+}
+
+// columns returns the moves of a Connect-X game as 0-based columns.
+func columns(pos *engine.Position) []int {
+	var cols []int
+	for _, m := range pos.Moves(nil) {
+		cols = append(cols, int(m))
+	}
+	return cols
 }
 
 // exactCells: the exact solver is tried in play only with at most this
@@ -148,6 +196,9 @@ func (a *alphabeta) Solve(ctx context.Context, pos *engine.Position, req botapi.
 	defer a.mu.Unlock()
 	if r := pos.Rules(); r.Kind == engine.ConnectX && (r.Rows+1)*r.Cols <= 64 {
 		return a.solveBitboard(ctx, pos, req)
+	}
+	if isWide(pos.Rules()) {
+		return a.solveWide(ctx, pos, req)
 	}
 	key := solverKey{pos.Rules(), ttOf(req)}
 	s := a.solvers[key]
@@ -259,6 +310,45 @@ func (a *alphabeta) solveBitboard(ctx context.Context, pos *engine.Position, req
 	return reply, nil
 }
 
+// solveWide answers a Connect-X request past 64 bits with package wide's
+// exact search, whose table is kept across the requests of a run.
+func (a *alphabeta) solveWide(ctx context.Context, pos *engine.Position, req botapi.SolveRequest) (botapi.SolveReply, error) {
+	r := pos.Rules()
+	key := solverKey{r, ttOf(req)}
+	w := a.wides[key]
+	if w == nil {
+		var err error
+		if w, err = wide.New(r.Rows, r.Cols, r.K, key.ttMiB); err != nil {
+			return botapi.SolveReply{}, fmt.Errorf("alphabeta: %w", err)
+		}
+		clear(a.wides) // one table at a time
+		a.wides[key] = w
+	}
+	moves := columns(pos)
+	reply := botapi.SolveReply{ID: req.ID}
+	score, err := w.Solve(ctx, moves, req.Weak)
+	if err != nil {
+		if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
+			reply.Nodes = int64(w.Nodes())
+			return reply, nil // unknown within the time limit
+		}
+		return botapi.SolveReply{ID: req.ID, Error: err.Error()}, nil
+	}
+	reply.Known, reply.Score = true, score
+	if req.Analyze {
+		scores, err := w.Analyze(ctx, moves, req.Weak)
+		if err != nil {
+			return botapi.SolveReply{ID: req.ID, Nodes: int64(w.Nodes())}, nil
+		}
+		for _, v := range scores {
+			reply.Scores = append(reply.Scores, max(v, -1<<20))
+			reply.Valid = append(reply.Valid, v != wide.Invalid)
+		}
+	}
+	reply.Nodes = int64(w.Nodes())
+	return reply, nil
+}
+
 func sign(v int) int {
 	switch {
 	case v > 0:
@@ -270,5 +360,5 @@ func sign(v int) int {
 }
 
 func main() {
-	sdk.Serve(&alphabeta{solvers: map[solverKey]*search.Searcher{}, boards: map[solverKey]*solver.Solver{}})
+	sdk.Serve(&alphabeta{solvers: map[solverKey]*search.Searcher{}, boards: map[solverKey]*solver.Solver{}, wides: map[solverKey]*wide.Searcher{}})
 }

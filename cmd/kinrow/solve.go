@@ -29,10 +29,10 @@ order:
   MOVES ? REASON               a bad line, or a position not solved in --timeout
 
 Scores: positive, the side to move wins (the earlier the higher: on R×C,
-(R·C)/2 + 1 − its stones at the win, 22 − stones on 6×7); 0, draw; negative,
-it loses. Positions stream to one bot process over one connection, or
-with --jobs N to N processes, each taking the next position as it frees
-up; answers still come in input order.
+floor((R·C+1)/2) + 1 − its stones at the win, 22 − stones on 6×7); 0, draw;
+negative, it loses. Positions stream to one bot process over one
+connection, or with --jobs N to N processes, each taking the next position
+as it frees up; answers still come in input order.
 
 Flags:
 `

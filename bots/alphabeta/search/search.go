@@ -485,14 +485,15 @@ func (s *Searcher) Value(ctx context.Context, pos *engine.Position) (int32, erro
 }
 
 // Score converts a proved value into the score of Connect-4 solvers' test
-// files: for a win, (R·C)/2 + 1 minus the winner's stones when it wins
-// (22 − stones on 6×7); negative for a loss; 0 for a draw.
+// files: for a win, floor((R·C+1)/2) + 1 minus the winner's stones when it
+// wins (22 − stones on 6×7); negative for a loss; 0 for a draw. It is the
+// scale of the bitboard solvers (bots/alphabeta/solver, wide).
 func Score(pos *engine.Position, v int32) int {
 	if v > -Proven && v < Proven {
 		return 0
 	}
 	r := pos.Rules()
-	top := r.Cells()/2 + 1
+	top := (r.Cells()+1)/2 + 1
 	own := pos.Ply() / 2 // the side to move's stones now
 	if v > 0 {
 		d := int(Win - 1 - v) // plies after the side to move's next move
