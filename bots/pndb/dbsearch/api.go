@@ -1,0 +1,118 @@
+package dbsearch
+
+import (
+	"fmt"
+
+	"github.com/kinrow/kinrow/engine"
+)
+
+// Options bounds one Search.
+type Options struct {
+	// MaxSequences is the number of winning sequences checked against a
+	// global defence per Search (0: DefaultMaxSequences).
+	MaxSequences int
+	// MaxNodes caps the DB nodes of one Search, bounding its time (0:
+	// DefaultMaxNodes, suited to one PN leaf).
+	MaxNodes int
+}
+
+// Defaults for the zero Options.
+const (
+	DefaultMaxSequences = 8
+	DefaultMaxNodes     = 2000
+)
+
+// Result is the outcome of one Search. Its slices stay valid until the next
+// Search on the same Searcher.
+type Result struct {
+	// Win reports a threat sequence that the global-defence replay proved:
+	// the attacker, moving first, wins against every defence (see doc.go).
+	Win bool
+	// First is the engine cell index (row*cols+col) of the attacker's first
+	// gain square; -1 if !Win.
+	First int
+	// Cells lists every cell the winning sequence uses: First, the gain
+	// squares, cost squares and the empty cells of the final line(s), then
+	// the cells where the defender makes a four (its counter-threats); a
+	// defender move outside them is not expected to stop the attack
+	// (Allis's related squares: a strong hint for move ordering, not a
+	// proof). Cells may repeat.
+	Cells []int
+	// Threats is the number of threats in the sequence (0 when the attacker
+	// has a winning cell already).
+	Threats int
+}
+
+// Stats counts the work of a Searcher since New.
+type Stats struct {
+	// Searches is the number of Search calls.
+	Searches int64
+	// Nodes is the number of DB nodes (threats applied) over all searches.
+	Nodes int64
+	// Sequences is the number of winning sequences checked against a global defence.
+	Sequences int64
+}
+
+// Searcher runs DB-searches for one set of rules, reusing its buffers; it is
+// not safe for concurrent use.
+type Searcher struct {
+	rules engine.Rules
+	opt   Options
+	stats Stats
+	b     *board
+	keys  []uint64 // per cell, for the hash of a threat set
+
+	tree    []dbNode // the DB tree, root first
+	lists   []int32  // threat indices of the nodes' lists
+	threats []threat
+	costs   []int32
+	goals   []goal
+	cand    []int32
+	table   []uint64 // hashes of the nodes made in this search
+	slots   []int32  // the table's used slots, cleared by the next search
+
+	// The verifier's state.
+	seq    []int32 // the attacker's gain cells, in order
+	stk    []int32 // move lists of the open verifier nodes
+	ftmp   []int32 // the attacker's double-four moves being broken
+	first  int
+	vply   int
+	vabort bool
+	spent  int // nodes spent in this search (DB nodes, verifier nodes)
+	plies  int // the ply bound of the last verification
+	vlimit int // spent may not pass it in this verification
+
+	out []int
+}
+
+// New returns a Searcher for r, any Connect-X or m,n,k rules the engine allows.
+func New(r engine.Rules, opt Options) (*Searcher, error) {
+	if err := r.Validate(); err != nil {
+		return nil, fmt.Errorf("dbsearch: %w", err)
+	}
+	if opt.MaxSequences <= 0 {
+		opt.MaxSequences = DefaultMaxSequences
+	}
+	if opt.MaxNodes <= 0 {
+		opt.MaxNodes = DefaultMaxNodes
+	}
+	s := &Searcher{rules: r, opt: opt, b: newBoard(r)}
+	s.keys = make([]uint64, r.Cells())
+	x := uint64(0x9e3779b97f4a7c15)
+	for i := range s.keys {
+		x += 0x9e3779b97f4a7c15
+		z := x
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+		s.keys[i] = z ^ (z >> 31)
+	}
+	size := 1024
+	for size < 4*opt.MaxNodes {
+		size *= 2
+	}
+	s.table = make([]uint64, size)
+	return s, nil
+}
+
+// Stats returns the work counted since New.
+func (s *Searcher) Stats() Stats { return s.stats }
