@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"math/rand/v2"
+	"syscall"
 	"testing"
 	"time"
 
@@ -16,25 +17,27 @@ import (
 // checks the real deadline under the host).
 func TestGenMoveKeepsTime(t *testing.T) {
 	r, _ := engine.ParseRules("gomoku")
-	s, err := pns.New(r, pns.Options{MemMiB: 256})
+	s, err := pns.New(r, dbOptions(r, defaultDB, pns.Options{MemMiB: 256}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	pl := &player{s: s}
 	rng := rand.New(rand.NewPCG(1, 2))
 	pos := engine.NewPosition(r)
-	var worst time.Duration
+	var worst, worstCPU time.Duration
 	for i := 0; i < 12 && pos.Result() == engine.Open; i++ {
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-		start := time.Now()
+		start, cpu0 := time.Now(), cpuTime(t)
 		m, err := pl.GenMove(ctx, pos, func(botapi.Progress) {})
-		d := time.Since(start)
+		d, cpu := time.Since(start), cpuTime(t)-cpu0
 		cancel()
 		if err != nil || !pos.Legal(m) {
 			t.Fatalf("move %d: %v %v", i, m, err)
 		}
-		worst = max(worst, d)
-		t.Logf("move %d %s in %v, %+v", i, r.FormatMove(m), d, s.Stats())
+		if d > worst {
+			worst, worstCPU = d, cpu
+		}
+		t.Logf("move %d %s in %v (%v of CPU), %+v", i, r.FormatMove(m), d, cpu, s.Stats())
 		pos.Play(m)
 		if pos.Result() != engine.Open {
 			break
@@ -42,10 +45,22 @@ func TestGenMoveKeepsTime(t *testing.T) {
 		legal := pos.LegalMoves(nil)
 		pos.Play(legal[rng.IntN(len(legal))])
 	}
-	// The budget ends at 170 ms; a loaded machine (make test runs packages
-	// in parallel) may delay the answer, but never by a stall.
-	if worst > 300*time.Millisecond {
-		t.Errorf("slowest move %v, over 300ms for a 200ms move", worst)
+	// The budget ends at 170 ms. A loaded machine (make test runs packages
+	// in parallel) may keep the process off the CPU past that, so a late
+	// answer fails only if the process also spent that long on the CPU
+	// (the search itself overran), or if it is late by a whole second.
+	if worst > 300*time.Millisecond && worstCPU > 300*time.Millisecond || worst > 1200*time.Millisecond {
+		t.Errorf("slowest move %v (%v of CPU), over 300ms for a 200ms move", worst, worstCPU)
 	}
-	t.Logf("slowest move %v", worst)
+	t.Logf("slowest move %v (%v of CPU)", worst, worstCPU)
+}
+
+// cpuTime is the CPU time (user and system) the test process has used.
+func cpuTime(t *testing.T) time.Duration {
+	t.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -3,6 +3,8 @@ package pns
 import (
 	"bufio"
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -37,20 +39,31 @@ func TestSolveEmptyBoards(t *testing.T) {
 		rules string
 		want  int
 		long  bool
+		db    int // Options.DBNodes
 	}{
-		{"mnk:3x3x3", 0, false},
-		{"mnk:4x4x3", 1, false},
-		{"mnk:4x4x4", 0, true},
-		{"mnk:3x4x4", 0, false},
-		{"connectx:4x4x4", 0, false},
-		{"connectx:4x6x4", -1, true},
+		{"mnk:3x3x3", 0, false, 0},
+		{"mnk:4x4x3", 1, false, 0},
+		{"mnk:4x4x4", 0, true, 0},
+		{"mnk:3x4x4", 0, false, 0},
+		{"connectx:4x4x4", 0, false, 0},
+		{"connectx:4x6x4", -1, true, 0},
+		{"mnk:6x5x4", 1, true, 0},
+		{"mnk:3x3x3", 0, false, 100},
+		{"mnk:4x4x3", 1, false, 100},
+		{"mnk:3x4x4", 0, false, 100},
+		{"connectx:4x4x4", 0, false, 100},
+		{"mnk:6x5x4", 1, true, 100},
 	} {
-		t.Run(tc.rules, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/db=%d", tc.rules, tc.db), func(t *testing.T) {
 			if tc.long && os.Getenv("KINROW_LONG") == "" {
 				t.Skip("long: set KINROW_LONG=1")
 			}
 			p := position(t, tc.rules, "")
-			s, err := New(p.Rules(), Options{MemMiB: 512})
+			mem := 64
+			if tc.long {
+				mem = 512
+			}
+			s, err := New(p.Rules(), Options{MemMiB: mem, DBNodes: tc.db})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -127,12 +140,26 @@ func TestConnect4Signs(t *testing.T) {
 		t.Skipf("shared set absent: %v", err)
 	}
 	defer f.Close()
-	r := engine.Connect4()
-	s, err := New(r, Options{MemMiB: 64, MaxExpansions: 20000})
+	lines, err := io.ReadAll(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := bufio.NewScanner(f)
+	for _, db := range []int{0, 100} {
+		t.Run(fmt.Sprintf("db=%d", db), func(t *testing.T) {
+			connect4Signs(t, string(lines), db)
+		})
+	}
+}
+
+// connect4Signs solves the first 50 positions of lines with DB-search
+// nodes db (0: none) and checks the signs.
+func connect4Signs(t *testing.T, lines string, db int) {
+	r := engine.Connect4()
+	s, err := New(r, Options{MemMiB: 64, MaxExpansions: 20000, DBNodes: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(strings.NewReader(lines))
 	unknown, n := 0, 0
 	for n < 50 && sc.Scan() {
 		fields := strings.Fields(sc.Text())
@@ -163,7 +190,7 @@ func TestConnect4Signs(t *testing.T) {
 			t.Errorf("line %d %s: value %d, SCORE %d", n, fields[0], v, want)
 		}
 	}
-	t.Logf("%d positions, %d unknown within 20000 expansions", n, unknown)
+	t.Logf("%d positions, %d unknown within 20000 expansions, %+v", n, unknown, s.Stats())
 }
 
 func sign(x int) int {
@@ -182,7 +209,7 @@ func BenchmarkExpand(b *testing.B) {
 	b.ReportAllocs()
 	r := engine.Connect4()
 	p := engine.NewPosition(r)
-	s, err := New(r, Options{MemMiB: 1024, MaxExpansions: int64(b.N)})
+	s, err := New(r, Options{MemMiB: 256, MaxExpansions: int64(b.N)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -193,28 +220,36 @@ func BenchmarkExpand(b *testing.B) {
 	b.ReportMetric(float64(s.Stats().Expanded)/b.Elapsed().Seconds(), "expansions/s")
 }
 
-// TestMemoryCap: with a 1 MiB budget the table stops at its capacity and
-// the search reports ErrMemory instead of growing.
+// TestMemoryCap: with a 1 MiB budget on the empty Connect-4 board the
+// table fills, is collected (and cut) again and again, never holds more
+// than its limit, and the search still answers within its budget.
 func TestMemoryCap(t *testing.T) {
 	p := position(t, "connect4", "")
-	s, err := New(p.Rules(), Options{MemMiB: 1})
+	s, err := New(p.Rules(), Options{MemMiB: 1, MaxExpansions: 60000})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if c := s.Stats().Capacity * BytesPerNode; c > 1<<20 || c < 1<<20*99/100 {
+		t.Errorf("capacity %d bytes, want 1 MiB of %d-byte slots", c, BytesPerNode)
 	}
 	o, err := s.Prove(context.Background(), p, Win)
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := s.Stats()
-	if o != Unknown || st.Stopped != ErrMemory {
-		t.Fatalf("outcome %v, stopped %v, want unknown by ErrMemory", o, st.Stopped)
+	if o != Unknown || st.Stopped != ErrBudget {
+		t.Fatalf("outcome %v, stopped %v, want unknown by ErrBudget", o, st.Stopped)
 	}
-	if st.Nodes > s.MaxNodes() {
-		t.Errorf("%d nodes, over the cap of %d", st.Nodes, s.MaxNodes())
+	if st.GCs == 0 || st.Collapsed == 0 {
+		t.Errorf("%d collections, %d cuts: the table never filled", st.GCs, st.Collapsed)
+	}
+	if st.Nodes > s.MaxNodes() || s.MaxNodes() > st.Capacity {
+		t.Errorf("%d nodes, over the limit of %d (capacity %d)", st.Nodes, s.MaxNodes(), st.Capacity)
 	}
 	if m, _ := s.Best(); m == engine.NoMove {
-		t.Errorf("no best move after a memory stop")
+		t.Errorf("no best move after a full table")
 	}
+	t.Logf("%+v", st)
 }
 
 // TestConnectXMustBlock: under gravity, O threatens three in a row on the
@@ -231,5 +266,27 @@ func TestConnectXMustBlock(t *testing.T) {
 	s.Prove(context.Background(), p, NotLose)
 	if m, _ := s.Best(); m != want {
 		t.Errorf("search best %v, want column 5", m+1)
+	}
+}
+
+// BenchmarkExpandDB measures PN iterations on an opening of gomoku, goal
+// Win, without and with DB-search at each expanded leaf.
+func BenchmarkExpandDB(b *testing.B) {
+	for _, db := range []int{0, 100} {
+		b.Run(fmt.Sprintf("db=%d", db), func(b *testing.B) {
+			b.ReportAllocs()
+			p := position(b, "gomoku", "h8 j9 h9 h10 g8 j8")
+			s, err := New(p.Rules(), Options{MemMiB: 256, MaxExpansions: int64(b.N), DBNodes: db})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			if _, err := s.Prove(context.Background(), p, Win); err != nil {
+				b.Fatal(err)
+			}
+			st := s.Stats()
+			b.ReportMetric(float64(st.Expanded)/b.Elapsed().Seconds(), "expansions/s")
+			b.ReportMetric(float64(st.DBSearches)/b.Elapsed().Seconds(), "db-searches/s")
+		})
 	}
 }
