@@ -155,7 +155,7 @@ func solveCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if err != nil {
 			return bad("--bot %s cannot solve: %v", *bot, err)
 		}
-		workers[i] = &solveWorker{stream: stream, window: make(chan struct{}, solveWindow)}
+		workers[i] = &solveWorker{stream: stream, window: make(chan struct{}, solveWindow(*jobs))}
 	}
 	return runSolve(streamCtx, workers, stdin, stdout, stderr, func(line string, id uint64) solveLine {
 		echo, moves, err := parsePosition(rules, line)
@@ -169,10 +169,16 @@ func solveCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}, *analyze, *weak)
 }
 
-// solveWindow is the number of requests a worker has in flight: enough to
-// hide the round trip of easy positions, few enough that the workers share
-// the hard ones.
-const solveWindow = 4
+// solveWindow returns the number of requests each of jobs workers keeps in
+// flight: one worker queues many, so that easy positions (tens of
+// microseconds each) never wait for a round trip; several queue few, so
+// that no hard position waits behind another while a worker idles.
+func solveWindow(jobs int) int {
+	if jobs == 1 {
+		return 64
+	}
+	return 8
+}
 
 // solveWorker is one bot process solving over its own stream.
 type solveWorker struct {

@@ -64,3 +64,8 @@ func BenchmarkWinCells(b *testing.B) {
 }
 
 func BenchmarkAnalyzeL2R1(b *testing.B) { benchSet(b, "L2_R1", 1000, true, false) }
+
+// BenchmarkSolveL1R1 covers the openings set, where the large table and
+// the enhanced transposition cutoffs matter. Its 1 allocation per
+// iteration (of 1000 positions) is the large table growing once.
+func BenchmarkSolveL1R1(b *testing.B) { benchSet(b, "L1_R1", 1000, false, false) }

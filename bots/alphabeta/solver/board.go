@@ -18,6 +18,7 @@ type geom struct {
 	bottom           uint64 // bottom cell of every column
 	board            uint64 // every playable cell
 	fast4            bool   // k == 4 and every direction fits: fixed shift formula
+	h7               bool   // fast4 on 6 rows (h = 7), cols <= 7: constant shifts
 	vert, horiz, dia bool   // which directions can hold k in a row
 	sh               [3]uint
 	colMask          [maxCols]uint64
@@ -55,6 +56,7 @@ func newGeom(rows, cols, k int) (*geom, error) {
 	g.dia = k <= rows && k <= cols
 	g.sh = [3]uint{uint(g.h - 1), uint(g.h), uint(g.h + 1)}
 	g.fast4 = k == 4 && g.vert && g.horiz
+	g.h7 = g.fast4 && g.h == 7 && cols <= 7
 	return g, nil
 }
 
@@ -101,6 +103,15 @@ func (g *geom) aligned(pos uint64) bool {
 // (k <= rows = h-1, k*h <= cols*h <= 64), (k-1)*h horizontally, stays
 // below 64.
 func (g *geom) winCells(pos, mask uint64) uint64 {
+	if g.h7 {
+		return winCells4h7(pos) & (g.board ^ mask)
+	}
+	return g.winCellsAny(pos, mask)
+}
+
+// winCellsAny is winCells for every board: the fast4 formula with
+// variable shifts, or the general one.
+func (g *geom) winCellsAny(pos, mask uint64) uint64 {
 	var r uint64
 	if g.fast4 {
 		// Vertical: three stones right below.
@@ -118,6 +129,28 @@ func (g *geom) winCells(pos, mask uint64) uint64 {
 		return r & (g.board ^ mask)
 	}
 	return g.winCellsK(pos) & (g.board ^ mask)
+}
+
+// winCells4h7 is the fast4 formula with the shifts of 6-row boards of at
+// most 7 columns (h = 7) as constants: Connect-4 itself, the case the
+// package is tuned for. (pos>>d & pos>>2d) is computed as (pos<<d &
+// pos<<2d) >> 3d, which loses no stone off the top: the highest cell is
+// bit 7*7-2 = 47, and 47+2*8 < 64.
+func winCells4h7(pos uint64) uint64 {
+	r := (pos << 1) & (pos << 2) & (pos << 3)
+	p := (pos << 6) & (pos << 12)
+	r |= p & ((pos << 18) | (pos >> 6))
+	p >>= 18
+	r |= p & ((pos << 6) | (pos >> 18))
+	p = (pos << 7) & (pos << 14)
+	r |= p & ((pos << 21) | (pos >> 7))
+	p >>= 21
+	r |= p & ((pos << 7) | (pos >> 21))
+	p = (pos << 8) & (pos << 16)
+	r |= p & ((pos << 24) | (pos >> 8))
+	p >>= 24
+	r |= p & ((pos << 8) | (pos >> 24))
+	return r
 }
 
 // winCellsK is the general form: a cell wins if, along some direction,

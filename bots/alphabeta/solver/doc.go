@@ -21,10 +21,16 @@
 // win, bounds the score by the number of moves left, and consults a
 // transposition table that holds a lower and an upper bound per position
 // (see table.go: entries are keyed so that no collision can return a bound
-// of another position). Children are searched with the table's move first
-// and the others ordered by the winning cells they create, centre columns
-// first on ties, with principal-variation (null-window) re-searches.
+// of another position). There are two tables: a small one, which stays in
+// the CPU's cache, for the many positions with at most 18 empty cells, and
+// a large one, grown as searches need it, for the few nearer the root,
+// whose entries save whole subtrees. A node with more than 10 empty cells
+// first looks up its children and stops at once when one of them proves a
+// cutoff (enhanced transposition cutoff). Children are searched with the
+// table's move first and the others ordered by the winning cells they
+// create, centre columns first on ties, with principal-variation
+// (null-window) re-searches.
 //
-// A Solver keeps its table from one call to the next, so a run over many
+// A Solver keeps its tables from one call to the next, so a run over many
 // positions of one game shares what earlier positions proved.
 package solver

@@ -28,14 +28,19 @@ var errBudget = errors.New("solver: node budget spent")
 // concurrent use.
 type Solver struct {
 	g     geom
-	tt    table
+	far   table // positions with more than nearDepth empty cells
+	near  table // the others: a small table that stays in cache
 	nodes uint64
 	limit uint64          // node budget of the running search
 	done  <-chan struct{} // ctx.Done() of the running search
 	ctx   context.Context
 	ttMiB int
-	// maxSlots is the table's slot bits at its full size; filled counts
-	// the nodes searched since the table last grew (see start).
+	// nearFrom is the number of stones from which a position's entry
+	// goes to near; below etcFrom stones, a node first looks up its
+	// children (see etc).
+	nearFrom, etcFrom int
+	// maxSlots is far's slot bits at its full size; filled counts the
+	// positions stored in far since it last grew (see poll).
 	maxSlots int
 	filled   uint64
 }
@@ -43,8 +48,10 @@ type Solver struct {
 // New returns a solver for boards of rows x cols where k in a row wins,
 // with a transposition table of about ttMiB MiB (DefaultTTMiB if ttMiB <= 0;
 // large boards need at least 2^((rows+1)*cols-44) entries of 8 bytes, 8 MiB
-// for 64-bit boards, and get them). The board must fit in 64 bits with one
-// sentinel row: (rows+1)*cols <= 64; k must lie in 2..max(rows, cols).
+// for 64-bit boards, and get them) for the positions far from the end of
+// the game, and a small one (1 MiB on 6x7) for the others: see table.go.
+// The board must fit in 64 bits with one sentinel row: (rows+1)*cols <=
+// 64; k must lie in 2..max(rows, cols).
 func New(rows, cols, k int, ttMiB int) (*Solver, error) {
 	g, err := newGeom(rows, cols, k)
 	if err != nil {
@@ -54,8 +61,8 @@ func New(rows, cols, k int, ttMiB int) (*Solver, error) {
 		ttMiB = DefaultTTMiB
 	}
 	keyBits := g.h * g.cols
-	s := &Solver{g: *g, ttMiB: ttMiB, maxSlots: slotBits(keyBits, ttMiB)}
-	s.tt = newTable(keyBits, min(s.maxSlots, slotBits(keyBits, startMiB)))
+	s := &Solver{g: *g, ttMiB: ttMiB, maxSlots: slotBits(keyBits, ttMiB), nearFrom: g.cells - nearDepth, etcFrom: g.cells - etcDepth}
+	s.Reset()
 	return s, nil
 }
 
@@ -66,10 +73,12 @@ func (s *Solver) NewPosition() Position { return Position{g: &s.g} }
 // Analyze or BestMove call.
 func (s *Solver) Nodes() uint64 { return s.nodes }
 
-// Reset empties the transposition table and shrinks it to its start size.
+// Reset empties the transposition tables and shrinks the large one to its
+// start size.
 func (s *Solver) Reset() {
-	keyBits := int(s.tt.slots + s.tt.shift)
-	s.tt = newTable(keyBits, min(s.maxSlots, slotBits(keyBits, startMiB)))
+	keyBits := s.g.h * s.g.cols
+	s.far.reset(keyBits, min(s.maxSlots, slotBits(keyBits, startMiB)))
+	s.near.reset(keyBits, min(s.maxSlots, slotBits(keyBits, nearMiB)))
 	s.filled = 0
 }
 
@@ -93,14 +102,12 @@ func (s *Solver) start(ctx context.Context) {
 
 // poll is called every pollMask+1 nodes.
 func (s *Solver) poll() {
-	// Once the searches have visited an eighth as many nodes as the table
-	// has entries, it grows by 4x, up to its limit (an eighth measured
-	// best on the shared sets: later growth loses more entries to
-	// replacement). Nodes store their entry by key after their children,
-	// so a table grown under them is fine.
-	s.filled += pollMask + 1
-	if int(s.tt.slots) < s.maxSlots && s.filled > uint64(len(s.tt.e))/8 {
-		s.tt = s.tt.grow(min(s.maxSlots, int(s.tt.slots)+2))
+	// Once the searches have stored growFill times as many positions in
+	// far as it has entries, it grows by 4x, up to its limit. Nodes store
+	// their entry by key after their children, so a table grown under them
+	// is fine.
+	if int(s.far.slots) < s.maxSlots && s.filled > uint64(len(s.far.e))*growFill {
+		s.far = s.far.grow(min(s.maxSlots, int(s.far.slots)+2))
 		s.filled = 0
 	}
 	if s.nodes >= s.limit {
@@ -202,6 +209,43 @@ func (s *Solver) narrow(cur, mask uint64, n int, lo, hi int) int {
 	return lo
 }
 
+// etcDepth: nodes with more than etcDepth empty cells try an enhanced
+// transposition cutoff (see etc) before searching any child. Measured in
+// one run each (cpu time, nodes), on the first 2 positions of Test_L1_R1
+// analyzed: 9.5-9.7 s and 233 M nodes without it, 8.1-8.2 s and 182 M
+// with it above 12 empty cells, 8.0-8.1 s and 166 M above 6; on
+// Test_L2_R1 analyzed: 0.46-0.47 s and 10.2 M above 12, 0.49 s and 9.3 M
+// above 6, 0.48-0.49 s and 9.2 M above 2. Deeper, the probes cost about
+// what the nodes they save do. (Done at every node with one 64 MiB table,
+// a probe per child was a cache miss and cost more than it saved: see
+// docs/PERFORMANCE.md.)
+const etcDepth = 10
+
+// etc is the enhanced transposition cutoff: it looks up every child
+// (opp to move, mask, with a stone added from next; n stones) and returns
+// a value >= b with its column when a child's upper bound proves it, or
+// column -1.
+func (s *Solver) etc(opp, mask, next uint64, n, b int) (int, int) {
+	g := &s.g
+	t := &s.near
+	if n < s.nearFrom {
+		t = &s.far
+	}
+	for c := 0; c < g.cols; c++ {
+		mv := next & g.colMask[c]
+		if mv == 0 {
+			continue
+		}
+		idx, tag := t.slot(opp + (mask | mv))
+		if e := t.e[idx]; e != 0 && e>>20 == tag {
+			if v := -(int(e>>7&127) - 64); v >= b {
+				return v, c
+			}
+		}
+	}
+	return 0, -1
+}
+
 // negamax returns a fail-soft alpha-beta value of the position (cur, mask)
 // with n stones, whose side to move has no winning move: v <= alpha means
 // score <= v, v >= beta means score >= v, otherwise v is the score.
@@ -211,6 +255,14 @@ func (s *Solver) negamax(cur, mask uint64, n, alpha, beta int) int {
 		s.poll()
 	}
 	g := &s.g
+	// The table entry is loaded first: its likely cache miss then overlaps
+	// the threat computations below.
+	t := &s.near
+	if n < s.nearFrom {
+		t = &s.far
+	}
+	idx, tag := t.slot(cur + mask)
+	e := t.e[idx]
 	possible := (mask + g.bottom) & g.board
 	opp := cur ^ mask
 	oppWin := g.winCells(opp, mask)
@@ -236,9 +288,9 @@ func (s *Solver) negamax(cur, mask uint64, n, alpha, beta int) int {
 	if hi <= alpha {
 		return hi
 	}
-	t := &s.tt
-	idx, tag := t.slot(cur + mask)
-	e := t.e[idx]
+	if n < s.nearFrom {
+		s.filled++
+	}
 	ttCol := -1
 	if e != 0 && e>>20 == tag {
 		lo = max(lo, int(e&127)-64)
@@ -254,11 +306,16 @@ func (s *Solver) negamax(cur, mask uint64, n, alpha, beta int) int {
 	a := max(alpha, lo)
 	b := min(beta, hi)
 	a0 := a
+	if n < s.etcFrom {
+		if v, c := s.etc(opp, mask, next, n+1, b); c >= 0 {
+			t.e[idx] = packEntry(tag, c, v, hi)
+			return v
+		}
+	}
 
 	// Order: table move first, then by the number of winning cells the
 	// move creates, ties centre first.
-	var cols [maxCols]uint8
-	var keys [maxCols]int
+	var cols, keys [maxCols]uint8
 	cnt := 0
 	if next&(next-1) == 0 {
 		for c := 0; c < g.cols; c++ {
@@ -269,38 +326,26 @@ func (s *Solver) negamax(cur, mask uint64, n, alpha, beta int) int {
 		}
 		cnt = 1
 	} else {
-		// No enhanced transposition cutoff: probing every child's entry
-		// costs a cache miss per child, more than the cuts save (measured:
-		// 20% fewer nodes, 30% more time on Test_L1_R1).
-		var mvs [maxCols]uint64
-		m := 0
+		// Keys: the count of winning cells (at most 63), 255 for the
+		// table's move.
 		for i := 0; i < g.cols; i++ {
 			c := g.order[i]
 			mv := next & g.colMask[c&(maxCols-1)]
 			if mv == 0 {
 				continue
 			}
-			mvs[m&(maxCols-1)] = mv
-			cols[m&(maxCols-1)] = c
-			m++
-		}
-		for i := 0; i < m; i++ {
-			c := cols[i]
-			mv := mvs[i]
-			var sc int
-			if int(c) == ttCol {
-				sc = 1 << 20
-			} else {
-				sc = bits.OnesCount64(g.winCells(cur|mv, mask|mv))
+			sc := uint8(255)
+			if int(c) != ttCol {
+				sc = uint8(bits.OnesCount64(g.winCells(cur|mv, mask|mv)))
 			}
 			j := cnt
-			for j > 0 && keys[j-1] < sc {
-				keys[j] = keys[j-1]
-				cols[j] = cols[j-1]
+			for j > 0 && keys[(j-1)&(maxCols-1)] < sc {
+				keys[j&(maxCols-1)] = keys[(j-1)&(maxCols-1)]
+				cols[j&(maxCols-1)] = cols[(j-1)&(maxCols-1)]
 				j--
 			}
-			keys[j] = sc
-			cols[j] = c
+			keys[j&(maxCols-1)] = sc
+			cols[j&(maxCols-1)] = c
 			cnt++
 		}
 	}

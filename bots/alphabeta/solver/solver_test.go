@@ -66,69 +66,84 @@ func toSolver(t testing.TB, s *Solver, p *engine.Position) Position {
 }
 
 // TestAgainstBruteForce compares Solve (exact and weak) and Analyze with
-// the brute force on every position of random games on small boards.
+// the brute force on every position of random games on small boards. Small
+// boards keep every position in the near table; the split variants move
+// the boundary (Solver.nearFrom) so that both tables serve each search,
+// and the last one tries enhanced transposition cutoffs at every node.
 func TestAgainstBruteForce(t *testing.T) {
 	for _, rs := range []string{"connectx:3x3x3", "connectx:4x4x3", "connectx:3x5x3", "connectx:5x3x3", "connectx:4x3x2", "connectx:2x6x3", "connectx:4x4x4"} {
-		t.Run(rs, func(t *testing.T) {
-			r, err := engine.ParseRules(rs)
+		for _, split := range []string{"default", "half", "far only", "etc everywhere"} {
+			t.Run(rs+"/"+split, func(t *testing.T) { checkBruteForce(t, rs, split) })
+		}
+	}
+}
+
+func checkBruteForce(t *testing.T, rs, split string) {
+	r, err := engine.ParseRules(rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bf := newBruteForce(r)
+	s, err := New(r.Rows, r.Cols, r.K, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch split {
+	case "half":
+		s.nearFrom = r.Cells() / 2
+	case "far only":
+		s.nearFrom = r.Cells() + 1
+	case "etc everywhere":
+		s.nearFrom, s.etcFrom = r.Cells()/2, r.Cells()
+	}
+	rng := rand.New(rand.NewPCG(1, uint64(len(rs))))
+	checked := 0
+	for game := 0; game < 6; game++ {
+		p := engine.NewPosition(r)
+		for p.Result() == engine.Open {
+			want := bf.score(p)
+			q := toSolver(t, s, p)
+			got, err := s.Solve(context.Background(), q, false)
+			if err != nil || got != want {
+				t.Fatalf("%s: Solve = %d, %v; brute force %d", r.FormatMoveList(p.Moves(nil)), got, err, want)
+			}
+			weak, _ := s.Solve(context.Background(), q, true)
+			if weak != sign(want) {
+				t.Fatalf("%s: weak Solve = %d; want %d", r.FormatMoveList(p.Moves(nil)), weak, sign(want))
+			}
+			scores, err := s.Analyze(context.Background(), q, false)
 			if err != nil {
 				t.Fatal(err)
 			}
-			bf := newBruteForce(r)
-			s, err := New(r.Rows, r.Cols, r.K, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rng := rand.New(rand.NewPCG(1, uint64(len(rs))))
-			checked := 0
-			for game := 0; game < 6; game++ {
-				p := engine.NewPosition(r)
-				for p.Result() == engine.Open {
-					want := bf.score(p)
-					q := toSolver(t, s, p)
-					got, err := s.Solve(context.Background(), q, false)
-					if err != nil || got != want {
-						t.Fatalf("%s: Solve = %d, %v; brute force %d", r.FormatMoveList(p.Moves(nil)), got, err, want)
+			for c := 0; c < r.Cols; c++ {
+				m := engine.Move(c)
+				if !p.Legal(m) {
+					if scores[c] != Invalid {
+						t.Fatalf("column %d full but scored %d", c+1, scores[c])
 					}
-					weak, _ := s.Solve(context.Background(), q, true)
-					if weak != sign(want) {
-						t.Fatalf("%s: weak Solve = %d; want %d", r.FormatMoveList(p.Moves(nil)), weak, sign(want))
-					}
-					scores, err := s.Analyze(context.Background(), q, false)
-					if err != nil {
-						t.Fatal(err)
-					}
-					for c := 0; c < r.Cols; c++ {
-						m := engine.Move(c)
-						if !p.Legal(m) {
-							if scores[c] != Invalid {
-								t.Fatalf("column %d full but scored %d", c+1, scores[c])
-							}
-							continue
-						}
-						n := p.Ply()
-						p.Play(m)
-						var cw int
-						switch p.Result() {
-						case engine.Open:
-							cw = -bf.score(p)
-						case engine.Draw:
-						default:
-							cw = bf.half - n/2
-						}
-						p.Undo()
-						if scores[c] != cw {
-							t.Fatalf("%s: Analyze column %d = %d; brute force %d", r.FormatMoveList(p.Moves(nil)), c+1, scores[c], cw)
-						}
-					}
-					checked++
-					legal := p.LegalMoves(nil)
-					p.Play(legal[rng.IntN(len(legal))])
+					continue
+				}
+				n := p.Ply()
+				p.Play(m)
+				var cw int
+				switch p.Result() {
+				case engine.Open:
+					cw = -bf.score(p)
+				case engine.Draw:
+				default:
+					cw = bf.half - n/2
+				}
+				p.Undo()
+				if scores[c] != cw {
+					t.Fatalf("%s: Analyze column %d = %d; brute force %d", r.FormatMoveList(p.Moves(nil)), c+1, scores[c], cw)
 				}
 			}
-			t.Logf("%d positions agree", checked)
-		})
+			checked++
+			legal := p.LegalMoves(nil)
+			p.Play(legal[rng.IntN(len(legal))])
+		}
 	}
+	t.Logf("%d positions agree", checked)
 }
 
 func sign(v int) int {

@@ -1,0 +1,74 @@
+package solver
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// naiveWinCells is the reference for winCells: every empty cell of the
+// board where a stone of pos would make k in a row, found cell by cell on
+// (column, row) coordinates.
+func naiveWinCells(g *geom, pos, mask uint64) uint64 {
+	has := func(c, r int) bool {
+		return c >= 0 && c < g.cols && r >= 0 && r < g.rows && pos&(1<<uint(c*g.h+r)) != 0
+	}
+	var w uint64
+	for c := 0; c < g.cols; c++ {
+		for r := 0; r < g.rows; r++ {
+			bit := uint64(1) << uint(c*g.h+r)
+			if mask&bit != 0 {
+				continue
+			}
+			for _, d := range [][2]int{{0, 1}, {1, 0}, {1, 1}, {1, -1}} {
+				run := 1
+				for i := 1; has(c+i*d[0], r+i*d[1]); i++ {
+					run++
+				}
+				for i := 1; has(c-i*d[0], r-i*d[1]); i++ {
+					run++
+				}
+				if run >= g.k {
+					w |= bit
+				}
+			}
+		}
+	}
+	return w
+}
+
+// TestWinCells compares winCells (the constant-shift 6-row path, the
+// fast4 path and the general one) with the naive reference on random
+// stone sets, legal or not.
+func TestWinCells(t *testing.T) {
+	for _, b := range [][3]int{{6, 7, 4}, {6, 4, 4}, {6, 8, 4}, {6, 9, 4}, {5, 6, 4}, {7, 7, 4}, {6, 7, 3}, {6, 7, 5}, {4, 12, 4}, {3, 16, 3}, {1, 32, 5}} {
+		t.Run(fmt.Sprintf("%dx%dx%d", b[0], b[1], b[2]), func(t *testing.T) {
+			g, err := newGeom(b[0], b[1], b[2])
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(uint64(b[0]), uint64(b[1]*64+b[2])))
+			for range 3000 {
+				var pos, mask uint64
+				for c := 0; c < g.cols; c++ {
+					height := rng.IntN(g.rows + 1)
+					mask |= (uint64(1)<<uint(height) - 1) << uint(c*g.h)
+				}
+				pos = mask & rng.Uint64() & rng.Uint64() // sparse, like one side's stones
+				if rng.IntN(2) == 0 {
+					pos = mask & rng.Uint64()
+				}
+				want := naiveWinCells(g, pos, mask)
+				if got := g.winCells(pos, mask); got != want {
+					t.Fatalf("pos %#x mask %#x: winCells %#x, want %#x", pos, mask, got, want)
+				}
+				if got := g.winCellsAny(pos, mask); got != want {
+					t.Fatalf("pos %#x mask %#x: winCellsAny %#x, want %#x", pos, mask, got, want)
+				}
+				if got := g.winCellsK(pos) & (g.board ^ mask); got != want {
+					t.Fatalf("pos %#x mask %#x: winCellsK %#x, want %#x", pos, mask, got, want)
+				}
+			}
+		})
+	}
+}
