@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Times `kinrow solve` on the shared Connect-4 sets, the table of
+# docs/PERFORMANCE.md: whole process (host, bot plugin, start-up and
+# table), median of RUNS runs, every answer compared with the file.
+#
+#   make build && scripts/solve-bench.sh                # every row, 3 runs
+#   RUNS=5 JOBS="1 2" SETS=../shared/testdata/connect4 scripts/solve-bench.sh
+#
+# A row prints: the set, the mode, --jobs, the median wall time, the median
+# CPU time (user + system, all processes) and "exact" or the first line
+# that differs from the file.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+KINROW=${KINROW:-$here/../bin/kinrow}
+SETS=${SETS:-$here/../../shared/testdata/connect4}
+RUNS=${RUNS:-3}
+JOBS=${JOBS:-"1 2"}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# row NAME FILE LINES MODE: LINES is "all" or a count of first lines; MODE
+# "strong" or "analyze".
+row() {
+	local name=$1 file=$2 lines=$3 mode=$4 jobs fields args
+	[ -f "$file" ] || { echo "$name: $file absent, skipped" >&2; return; }
+	if [ "$lines" = all ]; then cp "$file" "$tmp/in"; else head -n "$lines" "$file" > "$tmp/in"; fi
+	fields=1,2; args=()
+	if [ "$mode" = analyze ]; then fields=1-9; args=(--analyze); fi
+	cut -d' ' -f"$fields" "$tmp/in" > "$tmp/want"
+	for jobs in $JOBS; do
+		: > "$tmp/times"
+		for _ in $(seq "$RUNS"); do
+			/usr/bin/env time -f '%e %U %S' -o "$tmp/t" "$KINROW" solve "${args[@]}" --jobs "$jobs" < "$tmp/in" > "$tmp/out" 2> /dev/null
+			awk '{ print $1, $2 + $3 }' "$tmp/t" >> "$tmp/times"
+		done
+		check=exact
+		if ! cmp -s "$tmp/want" "$tmp/out"; then
+			check="DIFFERS: $(diff "$tmp/want" "$tmp/out" | sed -n 2p)"
+		fi
+		printf '%-11s %-7s %-6s jobs %s  wall %6.2f s  cpu %6.2f s  %s\n' "$name" "$mode" "$lines" "$jobs" \
+			"$(cut -d' ' -f1 "$tmp/times" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p")" \
+			"$(cut -d' ' -f2 "$tmp/times" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p")" "$check"
+	done
+}
+
+row Test_L3_R1 "$SETS/Test_L3_R1.txt" all strong
+row Test_L3_R1 "$SETS/Test_L3_R1.txt" all analyze
+row Test_L2_R1 "$SETS/Test_L2_R1.txt" all strong
+row Test_L2_R1 "$SETS/Test_L2_R1.txt" all analyze
+row Test_L1_R1 "$SETS/Test_L1_R1.txt" all strong
+row Test_L1_R1 "$SETS/Test_L1_R1.txt" 20 analyze
+row Test_L1_R3 "$SETS/Test_L1_R3.txt" 20 strong
