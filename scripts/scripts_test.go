@@ -77,3 +77,39 @@ func TestTournamentScript(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveBenchScript runs solve-bench.sh on the first lines of the shared
+// Connect-4 sets: a row per set, mode and --jobs, every answer exact; a
+// set whose file holds a wrong score is reported as differing.
+func TestSolveBenchScript(t *testing.T) {
+	if _, err := os.Stat("/usr/bin/time"); err != nil {
+		t.Skip("GNU time (/usr/bin/time) not installed")
+	}
+	sets := t.TempDir()
+	for _, name := range []string{"Test_L3_R1.txt", "Test_L2_R1.txt", "Test_L1_R1.txt", "Test_L1_R3.txt"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "shared", "testdata", "connect4", name))
+		if err != nil {
+			t.Skipf("shared set %s absent: %v", name, err)
+		}
+		lines := strings.SplitAfter(string(b), "\n")[:4]
+		if name == "Test_L2_R1.txt" { // a wrong score on its second line
+			f := strings.Fields(lines[1])
+			f[1] = "99"
+			lines[1] = strings.Join(f, " ") + "\n"
+		}
+		if err := os.WriteFile(filepath.Join(sets, name), []byte(strings.Join(lines, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := run(t, []string{"KINROW=" + filepath.Join(binDir, "kinrow"), "SETS=" + sets, "RUNS=1", "JOBS=1 2"}, "bash", "solve-bench.sh")
+	rows := strings.Split(strings.TrimSpace(out), "\n")
+	if len(rows) != 14 {
+		t.Fatalf("%d rows, want 7 sets x 2 job counts:\n%s", len(rows), out)
+	}
+	for _, r := range rows {
+		wrong := strings.HasPrefix(r, "Test_L2_R1")
+		if wrong && !strings.Contains(r, "DIFFERS") || !wrong && !strings.HasSuffix(r, "exact") {
+			t.Errorf("row %q", r)
+		}
+	}
+}

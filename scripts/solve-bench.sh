@@ -35,7 +35,7 @@ row() {
 		done
 		check=exact
 		if ! cmp -s "$tmp/want" "$tmp/out"; then
-			check="DIFFERS: $(diff "$tmp/want" "$tmp/out" | sed -n 2p)"
+			check="DIFFERS from the file: $(diff "$tmp/want" "$tmp/out" | grep -m 2 '^[<>]' | tr '\n' ' ' || true)"
 		fi
 		printf '%-11s %-7s %-6s jobs %s  wall %6.2f s  cpu %6.2f s  %s\n' "$name" "$mode" "$lines" "$jobs" \
 			"$(cut -d' ' -f1 "$tmp/times" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p")" \
