@@ -7,8 +7,9 @@
 #   RUNS=5 JOBS="1 2" SETS=../shared/testdata/connect4 scripts/solve-bench.sh
 #
 # A row prints: the set, the mode, --jobs, the median wall time, the median
-# CPU time (user + system, all processes) and "exact" or the first line
-# that differs from the file.
+# CPU time (user + system, all processes), the mean nodes per position
+# (kinrow solve --stats) and "exact" or the first lines that differ from
+# the file.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 KINROW=${KINROW:-$here/../bin/kinrow}
@@ -30,16 +31,17 @@ row() {
 	for jobs in $JOBS; do
 		: > "$tmp/times"
 		for _ in $(seq "$RUNS"); do
-			/usr/bin/env time -f '%e %U %S' -o "$tmp/t" "$KINROW" solve "${args[@]}" --jobs "$jobs" < "$tmp/in" > "$tmp/out" 2> /dev/null
+			/usr/bin/env time -f '%e %U %S' -o "$tmp/t" "$KINROW" solve "${args[@]}" --stats --jobs "$jobs" < "$tmp/in" > "$tmp/out" 2> "$tmp/err"
 			awk '{ print $1, $2 + $3 }' "$tmp/t" >> "$tmp/times"
 		done
 		check=exact
 		if ! cmp -s "$tmp/want" "$tmp/out"; then
 			check="DIFFERS from the file: $(diff "$tmp/want" "$tmp/out" | grep -m 2 '^[<>]' | tr '\n' ' ' || true)"
 		fi
-		printf '%-11s %-7s %-6s jobs %s  wall %6.2f s  cpu %6.2f s  %s\n' "$name" "$mode" "$lines" "$jobs" \
+		nodes=$(sed -n 's/.* and \([0-9]*\) nodes per position$/\1/p' "$tmp/err")
+		printf '%-11s %-7s %-6s jobs %s  wall %6.2f s  cpu %6.2f s  %8s nodes/position  %s\n' "$name" "$mode" "$lines" "$jobs" \
 			"$(cut -d' ' -f1 "$tmp/times" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p")" \
-			"$(cut -d' ' -f2 "$tmp/times" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p")" "$check"
+			"$(cut -d' ' -f2 "$tmp/times" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p")" "${nodes:-?}" "$check"
 	done
 }
 

@@ -8,13 +8,14 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/gtpfront"
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
 
-const solveUsage = `Usage: kinrow solve [--bot alphabeta] [--rules RULES] [--analyze] [--weak] [--timeout D] [--jobs N]
+const solveUsage = `Usage: kinrow solve [--bot alphabeta] [--rules RULES] [--analyze] [--weak] [--timeout D] [--jobs N] [--stats]
 
 Reads positions from stdin, one per line: a move list from the empty board
 (digits for Connect-X up to 9 columns, as in Connect-4 solvers' test files,
@@ -97,6 +98,7 @@ func solveCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	analyze := fs.Bool("analyze", false, "score every move of each position")
 	weak := fs.Bool("weak", false, "only win (1), draw (0) or loss (-1)")
 	timeout := fs.Duration("timeout", 0, "give up on a position after this long (0: no limit)")
+	stats := fs.Bool("stats", false, "print the run's figures on stderr at the end: positions/s, mean time and nodes per position")
 	jobs := fs.Int("jobs", 1, "bot processes solving at once, each with its own table (at most one per core pays)")
 	var opts listFlag
 	fs.Var(&opts, "bot-opt", "an option for the bot, KEY=VALUE (repeatable)")
@@ -166,7 +168,13 @@ func solveCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			l.req = botapi.SolveRequest{ID: id, Rules: rules.String(), Moves: moves, Analyze: *analyze, Weak: *weak, Timeout: *timeout, Options: botOpts}
 		}
 		return l
-	}, *analyze, *weak)
+	}, solveOutput{analyze: *analyze, weak: *weak, stats: *stats})
+}
+
+// solveOutput says what runSolve prints: the fields of each answer and, on
+// stderr at the end, the run's figures.
+type solveOutput struct {
+	analyze, weak, stats bool
 }
 
 // solveWindow returns the number of requests each of jobs workers keeps in
@@ -189,7 +197,9 @@ type solveWorker struct {
 // runSolve reads positions from stdin (parse turns a line into a request
 // or an error), hands each request to whichever worker has a free slot,
 // and prints the answers in input order as soon as each is known.
-func runSolve(ctx context.Context, workers []*solveWorker, stdin io.Reader, stdout, stderr io.Writer, parse func(string, uint64) solveLine, analyze, weak bool) int {
+func runSolve(ctx context.Context, workers []*solveWorker, stdin io.Reader, stdout, stderr io.Writer, parse func(string, uint64) solveLine, out solveOutput) int {
+	start := time.Now()
+	var positions, known, nodes int64
 	lines := make(chan solveLine, 64)      // every line, in input order, to the printer
 	work := make(chan botapi.SolveRequest) // requests, to the first worker with a free slot
 	replies := make(chan botapi.SolveReply, 64)
@@ -282,7 +292,12 @@ func runSolve(ctx context.Context, workers []*solveWorker, stdin io.Reader, stdo
 			}
 		}
 		delete(done, l.req.ID)
-		fmt.Fprintln(w, gtpfront.FormatSolve(l.text, r, analyze, weak))
+		fmt.Fprintln(w, gtpfront.FormatSolve(l.text, r, out.analyze, out.weak))
+		positions++
+		nodes += r.Nodes
+		if r.Known {
+			known++
+		}
 		w.Flush()
 	}
 	select {
@@ -290,6 +305,12 @@ func runSolve(ctx context.Context, workers []*solveWorker, stdin io.Reader, stdo
 		fmt.Fprintln(stderr, "kinrow solve:", err)
 		return 1
 	default:
+	}
+	if out.stats && positions > 0 {
+		took := time.Since(start)
+		fmt.Fprintf(stderr, "kinrow solve: %d positions (%d solved) in %.3f s: %.0f positions/s, %.3f ms and %.0f nodes per position\n",
+			positions, known, took.Seconds(), float64(positions)/took.Seconds(),
+			took.Seconds()*1000/float64(positions), float64(nodes)/float64(positions))
 	}
 	return 0
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -127,5 +128,25 @@ func TestSolveTimeoutIsUnknown(t *testing.T) {
 	// 1, scored floor((64+1)/2) + 1 - 4 = 29.
 	if lines[1] != "121212 29" {
 		t.Errorf("second line %q, want the immediate win scored 29", lines[1])
+	}
+}
+
+// TestSolveStats: --stats ends the run with its figures on stderr (bad
+// lines are not positions; one not solved within --timeout is, unsolved);
+// stdout is unchanged.
+func TestSolveStats(t *testing.T) {
+	cmd := kinrowCmd(t, "solve", "--stats", "--timeout", "200ms")
+	cmd.Stdin = strings.NewReader("4455\n448 bad\n5554224333234511764415115\n4\n")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(out), "\n"); n != 4 {
+		t.Errorf("%d answers, want 4:\n%s", n, out)
+	}
+	if !regexp.MustCompile(`kinrow solve: 3 positions \(2 solved\) in [0-9.]+ s: [0-9]+ positions/s, [0-9.]+ ms and [0-9]+ nodes per position`).MatchString(stderr.String()) {
+		t.Errorf("stderr lacks the figures:\n%s", stderr.String())
 	}
 }
