@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/bits"
+	"time"
 )
 
 // Invalid is the score Analyze gives to a full column.
@@ -106,7 +107,7 @@ func (s *Solver) poll() {
 	// far as it has entries, it grows by 4x, up to its limit. Nodes store
 	// their entry by key after their children, so a table grown under them
 	// is fine.
-	if int(s.far.slots) < s.maxSlots && s.filled > uint64(len(s.far.e))*growFill {
+	if int(s.far.slots) < s.maxSlots && s.filled > uint64(len(s.far.e))*growFill && s.timeToGrow() {
 		s.far = s.far.grow(min(s.maxSlots, int(s.far.slots)+2))
 		s.filled = 0
 	}
@@ -120,6 +121,20 @@ func (s *Solver) poll() {
 		default:
 		}
 	}
+}
+
+// growTime is the least time a search must have left for the large table
+// to grow under it: moving every entry into a table 4x larger (up to 64
+// MiB, faulted in as it is written) takes tens of milliseconds, which a
+// move played at 100 ms cannot spare. Searches without a deadline always
+// may.
+const growTime = time.Second
+
+// timeToGrow reports whether the running search has time for the large
+// table to grow.
+func (s *Solver) timeToGrow() bool {
+	d, ok := s.ctx.Deadline()
+	return !ok || time.Until(d) > growTime
 }
 
 // run calls f, turning a stop into an error. Entries stored before the
