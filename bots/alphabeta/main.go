@@ -23,6 +23,9 @@ type alphabeta struct {
 	solvers map[solverKey]*search.Searcher
 	boards  map[solverKey]*solver.Solver // 64-bit bitboard solvers
 	wides   map[solverKey]*wide.Searcher // multi-word bitboard searchers
+	gameMu  sync.Mutex
+	last    *player // the searchers of the last game, reused by the next (gameMu)
+	lastKey gameKey
 }
 
 // solverKey: a solver serves the requests of one rules and table size.
@@ -57,23 +60,53 @@ func isWide(r engine.Rules) bool {
 	return r.Kind == engine.ConnectX && (r.Rows+1)*r.Cols > 64 && wide.Fits(r.Rows, r.Cols, r.K)
 }
 
-func (*alphabeta) NewGame(_ context.Context, g sdk.Game) (sdk.Player, error) {
-	if r := g.Rules; isWide(r) {
-		w, err := wide.New(r.Rows, r.Cols, r.K, int(g.Values.Int("tt")))
+// gameKey: a new game reuses the searchers of the last one when rules and
+// options are the same.
+type gameKey struct {
+	rules         engine.Rules
+	tt, branching int
+}
+
+// NewGame returns the player of a game. Its searchers (and their tables,
+// up to tt MiB each) are the last game's when rules and options match: the
+// SDK plays one game at a time, and a fresh 64 MiB table faulted in during
+// the first moves costs tens of milliseconds of a 100 ms move.
+func (a *alphabeta) NewGame(_ context.Context, g sdk.Game) (sdk.Player, error) {
+	key := gameKey{g.Rules, int(g.Values.Int("tt")), int(g.Values.Int("branching"))}
+	a.gameMu.Lock()
+	defer a.gameMu.Unlock()
+	if a.last == nil || a.lastKey != key {
+		pl, err := newPlayer(key)
+		if err != nil {
+			return nil, err
+		}
+		a.last, a.lastKey = pl, key
+	}
+	pl := *a.last
+	pl.clock = g.Time
+	if pl.wide != nil {
+		pl.wide.SetEarlyStop(g.Time.Main > 0 || g.Time.Byo > 0)
+	}
+	return &pl, nil
+}
+
+// newPlayer builds the searchers for a game of key's rules and options.
+func newPlayer(key gameKey) (*player, error) {
+	if r := key.rules; isWide(r) {
+		w, err := wide.New(r.Rows, r.Cols, r.K, key.tt)
 		if err != nil {
 			return nil, fmt.Errorf("alphabeta: %w", err)
 		}
-		w.SetBranching(int(g.Values.Int("branching")))
-		w.SetEarlyStop(g.Time.Main > 0 || g.Time.Byo > 0)
-		return &player{wide: w, clock: g.Time}, nil
+		w.SetBranching(key.branching)
+		return &player{wide: w}, nil
 	}
-	s, err := search.New(g.Rules, search.Options{TTMiB: int(g.Values.Int("tt")), MaxBranch: int(g.Values.Int("branching"))})
+	s, err := search.New(key.rules, search.Options{TTMiB: key.tt, MaxBranch: key.branching})
 	if err != nil {
 		return nil, err
 	}
-	pl := &player{s: s, clock: g.Time}
-	if r := g.Rules; r.Kind == engine.ConnectX && (r.Rows+1)*r.Cols <= 64 {
-		if pl.exact, err = solver.New(r.Rows, r.Cols, r.K, int(g.Values.Int("tt"))); err != nil {
+	pl := &player{s: s}
+	if r := key.rules; r.Kind == engine.ConnectX && (r.Rows+1)*r.Cols <= 64 {
+		if pl.exact, err = solver.New(r.Rows, r.Cols, r.K, key.tt); err != nil {
 			return nil, err
 		}
 	}

@@ -60,7 +60,18 @@ type Searcher struct {
 	opt   Options
 	stats Stats
 	b     *board
-	keys  []uint64 // per cell, for the hash of a threat set
+	// att and def are the attacker's and the defender's sides on b (the
+	// engine's colours) in the current Search.
+	att, def int8
+	keys     []uint64 // per cell, for the hash of a threat set
+
+	// The threats applied on b over pos, in no order (see apply.go); refs
+	// counts the applied threats holding each cell; tmark and tstamp mark
+	// sets of threats as board.mark does cells.
+	cur    []int32
+	refs   []int32
+	tmark  []uint32
+	tstamp uint32
 
 	tree    []dbNode // the DB tree, root first
 	lists   []int32  // threat indices of the nodes' lists
@@ -98,6 +109,7 @@ func New(r engine.Rules, opt Options) (*Searcher, error) {
 	}
 	s := &Searcher{rules: r, opt: opt, b: newBoard(r)}
 	s.keys = make([]uint64, r.Cells())
+	s.refs = make([]int32, r.Cells())
 	x := uint64(0x9e3779b97f4a7c15)
 	for i := range s.keys {
 		x += 0x9e3779b97f4a7c15

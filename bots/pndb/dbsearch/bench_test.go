@@ -118,6 +118,26 @@ func BenchmarkSearchGomoku(b *testing.B) {
 	b.Run("quiet", func(b *testing.B) { benchSearch(b, quietGames(b, 16)) })
 }
 
+// BenchmarkSearchConnectX: Search calls on small Connect-X boards (the PN
+// prover's leaves there): 32 random positions of 6 to 15 plies, both sides
+// as attacker in turn. go test -run XXX -bench SearchConnectX -benchmem
+// -count 5 ./bots/pndb/dbsearch/
+func BenchmarkSearchConnectX(b *testing.B) {
+	for _, rs := range []string{"connectx:4x6x4", "connectx:5x6x4"} {
+		b.Run(rs, func(b *testing.B) {
+			r := mustRules(b, rs)
+			rng := rand.New(rand.NewPCG(13, uint64(r.Cells())))
+			var positions []*engine.Position
+			for len(positions) < 32 {
+				if p := randomPosition(r, rng, 6+rng.IntN(10)); p != nil {
+					positions = append(positions, p)
+				}
+			}
+			benchSearch(b, positions)
+		})
+	}
+}
+
 func benchSearch(b *testing.B, positions []*engine.Position) {
 	s, err := New(positions[0].Rules(), Options{})
 	if err != nil {

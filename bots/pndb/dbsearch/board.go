@@ -2,19 +2,20 @@ package dbsearch
 
 import "github.com/kinrow/kinrow/engine"
 
-// Sides on the search board are relative: the attacker is att, the defender def.
-const (
-	att   int8 = 0
-	def   int8 = 1
-	empty int8 = -1
-)
+// Sides on the search board are the engine's colours (X is 0, O is 1), so
+// that a board serves either attacker; empty marks a free cell.
+const empty int8 = -1
 
-// maxTier is the weakest window tier tracked in the hot sets: a window of
-// tier t holds K−t stones of one side and none of the other.
-const maxTier = 3
+// maxTier is the weakest window tier a board may track in its hot sets: a
+// window of tier t holds K−t stones of one side and none of the other. The
+// board tracks tiers 1..top: 2 on m,n,k (the verifier reads the tier-2
+// sets at every defender node), 1 under gravity (where only the result's
+// counter-four cells want tier 2). Weaker tiers are found by a scan of the
+// side's stones when needed (tierEmpties), not maintained by every stone.
+const maxTier = 2
 
-// board is the search's own copy of a position, with the attacker and the
-// defender as sides 0 and 1 and no side to move (DB-search applies threats,
+// board is the search's own copy of a position, with X and O as sides 0
+// and 1 and no side to move (DB-search applies threats,
 // not turns). It keeps, for each window of K cells in a line, the stones of
 // each side in it, and for each side and tier 1..maxTier the set of windows
 // of that tier ("hot" windows), so that threats are found without scanning
@@ -31,28 +32,27 @@ type board struct {
 	cellWinOff []int32
 	cnt        [][2]int16 // cnt[w][side]: the stones of side in window w
 
-	top [2]int16                // hot tiers tracked: 1..top[side]
+	top int16                   // the weakest tier tracked, <= maxTier
 	hot [2][maxTier + 1][]int32 // hot[side][tier]: windows of that tier
 	// hotIdx[w][side]: the index of window w in its hot list of side (a
 	// window is in one tier at a time), or -1.
 	hotIdx [][2]int32
-	full   [2]int  // windows completely held by a side
-	loaded []int32 // the stones load put down
+	full   [2]int // windows completely held by a side
 
 	// stamp marks cells in per-query sets without clearing: cell c is in
 	// the current set when mark[c] == stamp.
 	mark  []uint32
 	stamp uint32
+	// wmark and wstamp do the same for sets of windows.
+	wmark  []uint32
+	wstamp uint32
 }
 
 // newBoard builds the window tables for r.
 func newBoard(r engine.Rules) *board {
-	b := &board{rows: r.Rows, cols: r.Cols, k: r.K, gravity: r.Kind == engine.ConnectX}
-	// Tier-3 windows serve only the three operator (m,n,k, K >= 4) and only
-	// the attacker's.
-	b.top = [2]int16{2, 2}
-	if !b.gravity && r.K >= 4 {
-		b.top[att] = 3
+	b := &board{rows: r.Rows, cols: r.Cols, k: r.K, gravity: r.Kind == engine.ConnectX, top: maxTier}
+	if b.gravity {
+		b.top = 1
 	}
 	n := r.Rows * r.Cols
 	b.cells = make([]int8, n)
@@ -92,6 +92,7 @@ func newBoard(r engine.Rules) *board {
 	nw := len(b.winStart)
 	b.cnt = make([][2]int16, nw)
 	b.hotIdx = make([][2]int32, nw)
+	b.wmark = make([]uint32, nw)
 	b.reset()
 	return b
 }
@@ -113,7 +114,7 @@ func (b *board) reset() {
 	}
 	// Windows of tier K (no stones) are hot when K is a tracked tier.
 	for s := int8(0); s < 2; s++ {
-		if b.k <= int(b.top[s]) {
+		if b.k <= int(b.top) {
 			for w := range b.winStart {
 				b.hotAdd(s, b.k, int32(w))
 			}
@@ -121,42 +122,26 @@ func (b *board) reset() {
 	}
 }
 
-// load copies pos onto the board with attacker as side att. It takes back
-// the stones of the previous load (the board is otherwise as load left it)
-// rather than clearing every window, so its cost follows the stones.
-func (b *board) load(pos *engine.Position, attacker engine.Color) {
-	for i := len(b.loaded) - 1; i >= 0; i-- {
-		c := int(b.loaded[i])
-		b.take(c, b.cells[c])
-	}
-	b.loaded = b.loaded[:0]
+// load makes the board pos. It changes only the cells that differ from
+// the board's last position (the board is otherwise as load left it), so
+// its cost follows the difference: nothing when the same position is
+// searched for the other attacker, a few stones between PN leaves.
+func (b *board) load(pos *engine.Position) {
+	c := 0
 	for row := 0; row < b.rows; row++ {
 		for col := 0; col < b.cols; col++ {
-			v := pos.At(row, col)
-			if v == engine.Empty {
-				continue
+			want := int8(pos.At(row, col))
+			if have := b.cells[c]; have != want {
+				if have != empty {
+					b.take(c, have)
+				}
+				if want != empty {
+					b.put(c, want)
+				}
 			}
-			c := row*b.cols + col
-			if v == attacker {
-				b.put(c, att)
-			} else {
-				b.put(c, def)
-			}
-			b.loaded = append(b.loaded, int32(c))
+			c++
 		}
 	}
-}
-
-// tierOf is the hot tier of window w for side s, or 0 when it is not hot.
-func (b *board) tierOf(s int8, w int32) int {
-	if b.cnt[w][s^1] != 0 {
-		return 0
-	}
-	t := b.k - int(b.cnt[w][s])
-	if t < 1 || t > int(b.top[s]) {
-		return 0
-	}
-	return t
 }
 
 func (b *board) hotAdd(s int8, t int, w int32) {
@@ -174,56 +159,107 @@ func (b *board) hotDel(s int8, t int, w int32) {
 	b.hotIdx[w][s] = -1
 }
 
-// put places a stone of side s on the empty cell c.
+// put places a stone of side s on the empty cell c, keeping every window
+// count through c, the hot sets and the full counts (take undoes it).
 func (b *board) put(c int, s int8) {
 	b.cells[c] = s
-	b.update(c, s, 1)
-}
-
-// take removes the stone of side s from cell c.
-func (b *board) take(c int, s int8) {
-	b.cells[c] = empty
-	b.update(c, s, -1)
-}
-
-// update adds delta stones of side s to every window through c, keeping the
-// hot sets and full counts.
-func (b *board) update(c int, s int8, delta int16) {
-	k := int16(b.k)
+	k, top := int16(b.k), b.top
+	si := int(s) & 1 // s as an index the compiler knows is 0 or 1
+	oi := si ^ 1
 	o := s ^ 1
-	ts, to := b.top[s], b.top[o]
 	cnt := b.cnt
 	for _, w := range b.cellWin[b.cellWinOff[c]:b.cellWinOff[c+1]] {
 		p := &cnt[w]
-		n0, m := p[s], p[o]
-		n1 := n0 + delta
-		p[s] = n1
-		if n0 == k {
-			b.full[s]--
-		}
-		if n1 == k {
-			b.full[s]++
-		}
+		n := p[si] + 1
+		p[si] = n
+		m := p[oi]
 		if m == 0 {
-			// s's tier moves from k-n0 to k-n1.
-			if t := k - n0; t >= 1 && t <= ts {
-				b.hotDel(s, int(t), w)
-			}
-			if t := k - n1; t >= 1 && t <= ts {
-				b.hotAdd(s, int(t), w)
+			// s's tier moves from t+1 to t.
+			if t := k - n; t < top {
+				b.hotDel(s, int(t+1), w)
+				if t == 0 {
+					b.full[s]++
+				} else {
+					b.hotAdd(s, int(t), w)
+				}
+			} else if t == top {
+				b.hotAdd(s, int(top), w)
 			}
 		}
-		// The other side's window dies with s's first stone and comes back
-		// when s's last one goes.
-		if t := k - m; t >= 1 && t <= to {
-			switch {
-			case n0 == 0 && n1 > 0:
+		// The other side's window dies with s's first stone.
+		if n == 1 {
+			if t := k - m; t <= top {
 				b.hotDel(o, int(t), w)
-			case n0 > 0 && n1 == 0:
+			}
+		}
+	}
+}
+
+// take removes the stone of side s from cell c, undoing put.
+func (b *board) take(c int, s int8) {
+	b.cells[c] = empty
+	k, top := int16(b.k), b.top
+	si := int(s) & 1 // s as an index the compiler knows is 0 or 1
+	oi := si ^ 1
+	o := s ^ 1
+	cnt := b.cnt
+	for _, w := range b.cellWin[b.cellWinOff[c]:b.cellWinOff[c+1]] {
+		p := &cnt[w]
+		n := p[si]
+		p[si] = n - 1
+		m := p[oi]
+		if m == 0 {
+			// s's tier moves from t to t+1.
+			if t := k - n; t < top {
+				if t == 0 {
+					b.full[s]--
+				} else {
+					b.hotDel(s, int(t), w)
+				}
+				b.hotAdd(s, int(t+1), w)
+			} else if t == top {
+				b.hotDel(s, int(top), w)
+			}
+		}
+		// The other side's window comes back with s's last stone.
+		if n == 1 {
+			if t := k - m; t <= top {
 				b.hotAdd(o, int(t), w)
 			}
 		}
 	}
+}
+
+// tierEmpties appends the empty cells not marked with st of side s's
+// windows of tier t (K−t stones of s, none of the other's), marking them:
+// found through s's stones, or every window when t is K.
+func (b *board) tierEmpties(s int8, t int, st uint32, dst []int32) []int32 {
+	n := int16(b.k - t)
+	for c, v := range b.cells {
+		if n > 0 && v != s {
+			continue
+		}
+		for _, w := range b.cellWin[b.cellWinOff[c]:b.cellWinOff[c+1]] {
+			if p := b.cnt[w]; p[s] == n && p[s^1] == 0 {
+				dst = b.addEmpties(w, st, dst)
+			}
+		}
+	}
+	return dst
+}
+
+// addEmpties appends the empty cells of window w not yet marked with st,
+// marking them.
+func (b *board) addEmpties(w int32, st uint32, dst []int32) []int32 {
+	c, step := int(b.winStart[w]), int(b.winStep[w])
+	for i := 0; i < b.k; i++ {
+		if b.cells[c] == empty && b.mark[c] != st {
+			b.mark[c] = st
+			dst = append(dst, int32(c))
+		}
+		c += step
+	}
+	return dst
 }
 
 // playable reports whether a stone can go on cell c now: empty, and under
@@ -243,6 +279,33 @@ func (b *board) newStamp() uint32 {
 		b.stamp = 1
 	}
 	return b.stamp
+}
+
+// newWinStamp starts a new window set (see wmark).
+func (b *board) newWinStamp() uint32 {
+	b.wstamp++
+	if b.wstamp == 0 {
+		clear(b.wmark)
+		b.wstamp = 1
+	}
+	return b.wstamp
+}
+
+// twoWindows reports whether at least two windows through cell c hold n
+// stones of side s and none of the other's: a stone on c makes two winning
+// cells (n = K−2) only then, so most cells are ruled out without looking
+// at the windows' cells.
+func (b *board) twoWindows(c int, s int8, n int16) bool {
+	found := false
+	for _, w := range b.cellWin[b.cellWinOff[c]:b.cellWinOff[c+1]] {
+		if p := b.cnt[w]; p[s] == n && p[s^1] == 0 {
+			if found {
+				return true
+			}
+			found = true
+		}
+	}
+	return false
 }
 
 // winCell returns the empty cell of a tier-1 window.

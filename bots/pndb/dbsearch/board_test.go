@@ -12,10 +12,16 @@ import (
 
 // sameBoard compares a board's cells, window counts and hot sets with those
 // of a fresh board loaded from pos.
-func sameBoard(t *testing.T, got *board, pos *engine.Position, attacker engine.Color) {
+func sameBoard(t *testing.T, got *board, pos *engine.Position) {
 	t.Helper()
 	want := newBoard(pos.Rules())
-	want.load(pos, attacker)
+	want.load(pos)
+	equalBoards(t, got, want)
+}
+
+// equalBoards compares two boards' cells, window counts and hot sets.
+func equalBoards(t *testing.T, got, want *board) {
+	t.Helper()
 	if !slices.Equal(got.cells, want.cells) || got.full != want.full {
 		t.Fatalf("cells or full counts differ")
 	}
@@ -59,7 +65,7 @@ func TestBoardRestored(t *testing.T) {
 					if _, err := s.Search(context.Background(), pos, a); err != nil {
 						t.Fatal(err)
 					}
-					sameBoard(t, s.b, pos, a)
+					sameBoard(t, s.b, pos)
 				}
 			}
 		})
@@ -97,7 +103,7 @@ func TestCancelMidSearch(t *testing.T) {
 				}
 				stopped++
 			}
-			sameBoard(t, s.b, pos, a)
+			sameBoard(t, s.b, pos)
 		}
 	}
 	if stopped == 0 {

@@ -13,29 +13,6 @@ type dbNode struct {
 	combo  bool
 }
 
-// apply plays node n's threats on s.b (gains for the attacker, every cost
-// for the defender); unapply takes them back.
-func (s *Searcher) apply(n *dbNode) {
-	for _, ti := range s.lists[n.list0 : n.list0+n.listN] {
-		t := &s.threats[ti]
-		s.b.put(int(t.gain), att)
-		for _, c := range s.costs[t.cost0 : t.cost0+t.costN] {
-			s.b.put(int(c), def)
-		}
-	}
-}
-
-func (s *Searcher) unapply(n *dbNode) {
-	list := s.lists[n.list0 : n.list0+n.listN]
-	for i := len(list) - 1; i >= 0; i-- {
-		t := &s.threats[list[i]]
-		for j := t.cost0 + t.costN - 1; j >= t.cost0; j-- {
-			s.b.take(int(s.costs[j]), def)
-		}
-		s.b.take(int(t.gain), att)
-	}
-}
-
 // seen records a node hash in the per-search set; false if it was there.
 func (s *Searcher) seen(h uint64) bool {
 	if h == 0 {
@@ -75,10 +52,10 @@ func (s *Searcher) addChild(parent int, ti int) bool {
 // expand finds the threats that node n's board allows and that depend on
 // its focus, adding a child per threat and recording goals.
 func (s *Searcher) expand(n int) {
+	att, def := s.att, s.def
 	node := s.tree[n]
 	b := s.b
-	s.apply(&node)
-	defer s.unapply(&node)
+	s.moveTo(&node)
 	if b.full[att] > 0 || b.full[def] > 0 {
 		return
 	}
@@ -128,6 +105,7 @@ type goal struct {
 // K >= 4), at the root all of them, elsewhere those of windows through a
 // focus gain (and, for a combination, through a gain of the first parent).
 func (s *Searcher) candidates(n *dbNode) []int32 {
+	att, def := s.att, s.def
 	b := s.b
 	s.cand = s.cand[:0]
 	st := b.newStamp()
@@ -144,10 +122,11 @@ func (s *Searcher) candidates(n *dbNode) []int32 {
 		top = 2
 	}
 	if n.listN == 0 {
-		for t := 2; t <= top; t++ {
-			for _, w := range b.hot[att][t] {
-				s.cand = s.addEmpties(w, st, s.cand)
-			}
+		for _, w := range b.hot[att][2] {
+			s.cand = b.addEmpties(w, st, s.cand)
+		}
+		if top == 3 {
+			s.cand = b.tierEmpties(att, 3, st, s.cand)
 		}
 		return s.cand
 	}
@@ -165,14 +144,16 @@ func (s *Searcher) candidates(n *dbNode) []int32 {
 	for _, ti := range list[len(list)-int(n.focusN):] {
 		g := int(s.threats[ti].gain)
 		for _, w := range b.cellWin[b.cellWinOff[g]:b.cellWinOff[g+1]] {
-			t := b.tierOf(att, w)
-			if t < 2 || t > top {
+			if b.cnt[w][def] != 0 {
+				continue
+			}
+			if t := b.k - int(b.cnt[w][att]); t < 2 || t > top {
 				continue
 			}
 			if n.combo && !s.touches(w, aStamp) {
 				continue
 			}
-			s.cand = s.addEmpties(w, st, s.cand)
+			s.cand = b.addEmpties(w, st, s.cand)
 		}
 	}
 	return s.cand
@@ -189,21 +170,6 @@ func (s *Searcher) touches(w int32, st uint32) bool {
 		c += step
 	}
 	return false
-}
-
-// addEmpties appends the empty cells of window w not yet marked with st,
-// marking them.
-func (s *Searcher) addEmpties(w int32, st uint32, dst []int32) []int32 {
-	b := s.b
-	c, step := int(b.winStart[w]), int(b.winStep[w])
-	for i := 0; i < b.k; i++ {
-		if b.cells[c] == empty && b.mark[c] != st {
-			b.mark[c] = st
-			dst = append(dst, int32(c))
-		}
-		c += step
-	}
-	return dst
 }
 
 // combine tries to join nodes a and b (a < b): no cell is a gain in one and

@@ -11,8 +11,14 @@
 // The search works on its own copy of the board (board.go), where it keeps
 // for every window of K cells in a line (an alignment when it holds no
 // defender stone) the stones of each side; the tier of an alignment is K
-// minus the attacker's stones in it, and the windows of tier 1 to 3 are kept
-// in sets updated by each stone. A threat is an operator applied to a gain
+// minus the attacker's stones in it. The board's sides are the colours, so
+// a load changes only the cells that differ from the last position (none
+// when the same position is searched for the other attacker); the windows
+// of tier 1 (and 2 on m,n,k, which the verifier reads) are kept in sets
+// updated by each stone, weaker ones are found by a scan when needed. A
+// threat is judged by reading the counts as if its gain were played
+// (evalread.go), and the board follows the DB tree as a set of applied
+// threats, moving from node to node by their difference (apply.go). A threat is an operator applied to a gain
 // cell g (threat.go): the attacker's stone on g and every reply of the
 // defender (its cost cells) played at once. The operators, sound by
 // construction and K-general (K from 3 to the board's side):

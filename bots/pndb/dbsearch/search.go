@@ -30,9 +30,13 @@ func (s *Searcher) Search(ctx context.Context, pos *engine.Position, attacker en
 	if pos.Result() != engine.Open {
 		return res, nil
 	}
-	s.b.load(pos, attacker)
+	s.load(pos, attacker)
+	att := s.att
 	s.spent = 0
-	defer func() { s.stats.Nodes += int64(s.spent) }()
+	defer func() {
+		s.stats.Nodes += int64(s.spent)
+		s.unwind() // the board back to pos for the next load
+	}()
 	if s.b.hasWin(att) {
 		s.stk = s.b.wins(att, s.stk[:0])
 		s.plies = 1
@@ -60,6 +64,7 @@ func (s *Searcher) Search(ctx context.Context, pos *engine.Position, attacker en
 				}
 				tried++
 				s.stats.Sequences++
+				s.unwind() // the replay starts from pos
 				if s.tryGoal(g) {
 					return s.result(g), nil
 				}
@@ -89,6 +94,13 @@ func (s *Searcher) Search(ctx context.Context, pos *engine.Position, attacker en
 		}
 		qs = hi
 	}
+}
+
+// load makes the search board pos with attacker's stones as side s.att.
+func (s *Searcher) load(pos *engine.Position, attacker engine.Color) {
+	s.att = int8(attacker)
+	s.def = s.att ^ 1
+	s.b.load(pos)
 }
 
 // resetTree empties the DB tree down to its root.
@@ -136,6 +148,7 @@ const extraPlies = 3
 
 // result fills the Result of a verified goal.
 func (s *Searcher) result(g goal) Result {
+	att, def := s.att, s.def
 	n := &s.tree[g.node]
 	// First leads (it may be a block the sequence does not list).
 	s.out = append(s.out[:0], s.first)
@@ -155,25 +168,22 @@ func (s *Searcher) result(g goal) Result {
 		threats++
 	} else {
 		// The node's board already had a winning cell: add it.
-		s.apply(n)
+		s.moveTo(n)
 		top := len(s.stk)
 		s.stk = s.b.wins(att, s.stk)
 		for _, c := range s.stk[top:] {
 			s.out = append(s.out, int(c))
 		}
 		s.stk = s.stk[:top]
-		s.unapply(n)
+		s.unwind()
 	}
 	// The defender's counter-four cells: the moves off the sequence that
 	// may still stop it, by forcing the attacker's answer.
-	for _, w := range s.b.hot[def][2] {
-		c, step := int(s.b.winStart[w]), int(s.b.winStep[w])
-		for i := 0; i < s.b.k; i++ {
-			if s.b.cells[c] == empty {
-				s.out = append(s.out, c)
-			}
-			c += step
-		}
+	top := len(s.stk)
+	s.stk = s.b.tierEmpties(def, 2, s.b.newStamp(), s.stk)
+	for _, c := range s.stk[top:] {
+		s.out = append(s.out, int(c))
 	}
+	s.stk = s.stk[:top]
 	return Result{Win: true, First: s.first, Cells: s.out, Threats: threats}
 }

@@ -221,7 +221,7 @@ func TestCombine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.b.load(pos, engine.X)
+	s.load(pos, engine.X)
 	s.resetTree()
 	s.expand(0)
 	child := func(gain string) int {

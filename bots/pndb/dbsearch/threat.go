@@ -34,6 +34,16 @@ type threat struct {
 //
 // A gain after which the defender has a playable winning cell is no threat.
 func (s *Searcher) evalGain(g int) int {
+	if !s.b.gravity {
+		return s.evalGainRead(g)
+	}
+	return s.evalGainReadGravity(g)
+}
+
+// evalGainPlayed is evalGain with the stone on g played on the board (any
+// rules; the one used under gravity).
+func (s *Searcher) evalGainPlayed(g int) int {
+	att, def := s.att, s.def
 	b := s.b
 	b.put(g, att)
 	defer b.take(g, att)
@@ -50,19 +60,24 @@ func (s *Searcher) evalGain(g int) int {
 	case n >= 2:
 		kind = threatGoal
 	case n == 1:
+		// The block w, judged without playing it: it completes a line of
+		// the defender's when w is a winning cell of its; it leaves the
+		// attacker a playable winning cell only under gravity, on the cell
+		// above w (w was the only one, and no window through w stays the
+		// attacker's).
 		w := int(s.costs[c0])
-		b.put(w, def)
 		switch {
-		case b.full[def] > 0: // the block wins for the defender
-		case b.hasWin(att):
+		case b.isWinCell(w, def): // the block wins for the defender
+		case b.gravity && b.above(w) >= 0 && b.isWinCell(b.above(w), att):
 			kind = threatGoal // the stacked win: the block opens a winning cell
+			b.put(w, def)
 			s.costs = b.wins(att, s.costs)
+			b.take(w, def)
 		default:
 			// A block that makes a four of the defender's is allowed: the
 			// next gain must then block it (see expand).
 			kind = threatFour
 		}
-		b.take(w, def)
 	default:
 		if b.gravity || b.k < 4 || !s.localDoubles(g) {
 			break
@@ -109,11 +124,8 @@ func (s *Searcher) evalGain(g int) int {
 // isBreaking reports whether a defender stone on c leaves none of the moves
 // in s.ftmp a double four (m,n,k).
 func (s *Searcher) isBreaking(c int) bool {
-	b := s.b
-	b.put(c, def)
-	defer b.take(c, def)
 	for _, f := range s.ftmp {
-		if int(f) != c && s.isDouble(int(f)) {
+		if int(f) != c && s.isDoubleWithout(int(f), c) {
 			return false
 		}
 	}
@@ -124,6 +136,7 @@ func (s *Searcher) isBreaking(c int) bool {
 // stone on g makes (empties of windows through g with K−2 attacker stones
 // and no defender's); false if there are none (m,n,k).
 func (s *Searcher) localDoubles(g int) bool {
+	att, def := s.att, s.def
 	b := s.b
 	s.ftmp = s.ftmp[:0]
 	st := b.newStamp()
@@ -149,11 +162,12 @@ func (s *Searcher) localDoubles(g int) bool {
 // tierTwoEmpties appends the unmarked empty cells of the attacker's windows
 // through f with K−2 attacker stones and no defender's (m,n,k).
 func (s *Searcher) tierTwoEmpties(f int, st uint32, dst []int32) []int32 {
+	att, def := s.att, s.def
 	b := s.b
 	k2 := int16(b.k - 2)
 	for _, w := range b.cellWin[b.cellWinOff[f]:b.cellWinOff[f+1]] {
 		if b.cnt[w][att] == k2 && b.cnt[w][def] == 0 {
-			dst = s.addEmpties(w, st, dst)
+			dst = s.b.addEmpties(w, st, dst)
 		}
 	}
 	return dst

@@ -38,6 +38,7 @@ func (s *Searcher) count() bool {
 
 // attNode: the attacker to move.
 func (s *Searcher) attNode(depth int) bool {
+	att, def := s.att, s.def
 	b := s.b
 	if !s.count() {
 		return false
@@ -87,6 +88,7 @@ func (s *Searcher) attNode(depth int) bool {
 
 // defNode: the defender to move; true if the attacker wins whatever it does.
 func (s *Searcher) defNode(depth int) bool {
+	att, def := s.att, s.def
 	b := s.b
 	if !s.count() {
 		return false
@@ -130,6 +132,7 @@ func (s *Searcher) defNode(depth int) bool {
 // defences appends to s.stk the defender's moves against an attacker with
 // no winning cell; false if the attacker has no three (no f) either.
 func (s *Searcher) defences() bool {
+	def := s.def
 	b := s.b
 	if b.gravity {
 		top := len(s.stk)
@@ -177,16 +180,7 @@ func (s *Searcher) defences() bool {
 	keep := cTop
 	for i := cTop; i < len(s.stk); i++ {
 		c := int(s.stk[i])
-		b.put(c, def)
-		broken := true
-		for _, f := range s.ftmp {
-			if int(f) != c && s.isDouble(int(f)) {
-				broken = false
-				break
-			}
-		}
-		b.take(c, def)
-		if broken {
+		if s.isBreaking(c) {
 			s.stk[keep] = int32(c)
 			keep++
 		}
@@ -206,8 +200,12 @@ func (s *Searcher) addCand(c int, st uint32, dst []int32) []int32 {
 // isDouble reports whether an attacker stone on the empty cell f (m,n,k)
 // would give it two distinct winning cells.
 func (s *Searcher) isDouble(f int) bool {
+	att, def := s.att, s.def
 	b := s.b
 	k2 := int16(b.k - 2)
+	if !b.twoWindows(f, att, k2) {
+		return false
+	}
 	first := -1
 	for _, w := range b.cellWin[b.cellWinOff[f]:b.cellWinOff[f+1]] {
 		if b.cnt[w][att] != k2 || b.cnt[w][def] != 0 {
@@ -228,10 +226,45 @@ func (s *Searcher) isDouble(f int) bool {
 	return false
 }
 
+// isDoubleWithout is isDouble(f) on the board with a defender stone on the
+// empty cell c (c != f), read without changing the board: a window through
+// f with K−2 attacker stones and no defender's has two empty cells, f and
+// one other, and c's stone kills it exactly when c is that other one.
+func (s *Searcher) isDoubleWithout(f, c int) bool {
+	att, def := s.att, s.def
+	b := s.b
+	k2 := int16(b.k - 2)
+	if !b.twoWindows(f, att, k2) {
+		return false
+	}
+	first := -1
+	for _, w := range b.cellWin[b.cellWinOff[f]:b.cellWinOff[f+1]] {
+		if b.cnt[w][att] != k2 || b.cnt[w][def] != 0 {
+			continue
+		}
+		x, step := int(b.winStart[w]), int(b.winStep[w])
+		for i := 0; i < b.k; i++ {
+			if x != f && b.cells[x] == empty {
+				if x != c {
+					if first < 0 {
+						first = x
+					} else if x != first {
+						return true
+					}
+				}
+				break
+			}
+			x += step
+		}
+	}
+	return false
+}
+
 // doubles appends the attacker's moves after which it has two playable
 // winning cells and the defender none (called when the attacker has no
 // winning cell and the defender none).
 func (s *Searcher) doubles(dst []int32) []int32 {
+	att, def := s.att, s.def
 	b := s.b
 	if b.gravity {
 		for col := 0; col < b.cols; col++ {

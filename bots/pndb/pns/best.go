@@ -44,7 +44,7 @@ func (s *Searcher) Best() (m engine.Move, proved bool) {
 		return engine.NoMove, false
 	}
 	if (e.pn == 0 || e.dn == 0) && e.best >= 0 {
-		return engine.Move(e.best), e.pn == 0
+		return s.sym.dec(e.best), e.pn == 0
 	}
 	if e.flags&fExpanded == 0 {
 		return engine.NoMove, false
@@ -52,7 +52,7 @@ func (s *Searcher) Best() (m engine.Move, proved bool) {
 	best := engine.NoMove
 	var bp, bd uint32 = Inf, 1
 	for _, mv := range s.children(0, e) {
-		c := s.tab.find(s.childHash(h, mv) ^ s.salt)
+		c := s.tab.find(s.childKey(mv) ^ s.salt)
 		if c == nil {
 			continue
 		}
@@ -81,12 +81,12 @@ func (s *Searcher) PV(dst []engine.Move, n int) []engine.Move {
 		if e == nil || e.best < 0 || e.flags&fExpanded == 0 && e.pn != 0 && e.dn != 0 {
 			break
 		}
-		m := engine.Move(e.best)
+		m := s.sym.dec(e.best)
 		if !s.pos.Legal(m) {
 			break
 		}
 		dst = append(dst, m)
-		h = s.childHash(h, m)
+		h = s.childKey(m)
 		s.play(m)
 		if s.pos.Result() != engine.Open {
 			played++

@@ -3,7 +3,12 @@
 //
 // The search works on a DAG kept in a table keyed by the Zobrist hash of the
 // position (no child pointers): each entry holds the proof and disproof
-// numbers of one position. OR nodes are those where the attacker (the side to
+// numbers of one position. On Connect-X and on m,n,k boards of at most
+// SymmetryMaxCells cells the key is canonical, the least of the hashes of
+// the position's images under the board's symmetries (8 on square boards,
+// 4 on rectangular ones, the left-right mirror under gravity), kept
+// incrementally, so that mirror images share one node; the moves an entry
+// remembers are stored in the canonical image's frame (sym.go). OR nodes are those where the attacker (the side to
 // move at the root) moves, AND nodes those of the defender. Each iteration
 // descends from the root to the most-proving node along the remembered best
 // child, expands it (creating its children with heuristic numbers), and
@@ -22,7 +27,11 @@
 //
 // Leaves are initialised from the game: terminal results; a side to move with
 // an immediate win wins; a side to move facing one immediate threat has the
-// blocking move as its only child (two threats lose); otherwise proof and
+// blocking move as its only child (two threats lose); on boards of at most
+// SymmetryMaxCells cells, a position where the side the goal is about (the
+// attacker for Win, the defender for NotLose) has no window it can still
+// fill is decided, and so is a child whose move fills the last one
+// (dead.go); otherwise proof and
 // disproof numbers come from the threat windows (runs of K cells free of the
 // opponent) the move joins or blocks. With Options.DBNodes, DB-search
 // (package dbsearch) looks for the attacker's threat sequences at each

@@ -18,7 +18,7 @@ func (s *Searcher) terminal(w engine.Color) (pn, dn uint32) {
 // depth plies, best being the winning move (or -1).
 func (s *Searcher) decide(e *entry, winner engine.Color, depth uint16, best engine.Move) {
 	e.pn, e.dn = s.terminal(winner)
-	e.depth, e.best = depth, int16(best)
+	e.depth, e.best = depth, s.sym.enc(best)
 	e.flags |= fExpanded
 }
 
@@ -76,9 +76,24 @@ func (s *Searcher) expand(ctx context.Context, e *entry) bool {
 		s.decide(e, opp, 2, threat)
 		return true
 	}
+	live := -1 // windows of the dead side (dead.go); -1: not counted
+	side := s.deadSide()
+	if s.cover != nil {
+		if live = liveWindows(s.pos, side, s.cover); live == 0 {
+			// NotLose proved: any move keeps it; Win disproved: no move
+			// to prefer (Best says none, the caller keeps its own).
+			best := engine.NoMove
+			if s.goal == NotLose && len(moves) > 0 {
+				best = moves[0]
+			}
+			s.count()
+			s.decide(e, engine.Empty, s.drawDepth(s.pos.Ply()), best)
+			return true
+		}
+	}
 	e.forced = -1
 	if threats == 1 {
-		e.forced = int16(threat)
+		e.forced = s.sym.enc(threat)
 		moves = append(moves[:0], threat)
 	}
 	s.count()
@@ -89,7 +104,7 @@ func (s *Searcher) expand(ctx context.Context, e *entry) bool {
 		hint = s.dbProbe(ctx)
 	}
 	for _, m := range moves {
-		ch := s.childHash(h, m)
+		ch := s.childKey(m)
 		c, created := s.tab.insert(ch ^ s.salt)
 		if c == nil {
 			return false // a shard is full: collect first
@@ -99,6 +114,12 @@ func (s *Searcher) expand(ctx context.Context, e *entry) bool {
 		}
 		if full {
 			c.pn, c.dn = s.terminal(engine.Empty)
+			continue
+		}
+		if live > 0 && me != side && int(s.cover[s.pos.Cell(m)]) == live {
+			// The move fills the last window of the dead side.
+			c.pn, c.dn = s.terminal(engine.Empty)
+			c.depth = s.drawDepth(s.pos.Ply() + 1)
 			continue
 		}
 		if s.inherit(c, ch) || s.hint(&hint, c, m, mover) {
@@ -114,7 +135,7 @@ func (s *Searcher) expand(ctx context.Context, e *entry) bool {
 	}
 	e = s.tab.find(h ^ s.salt) // inserting may have moved it
 	e.flags |= fExpanded
-	e.pn, e.dn, e.depth, e.best = s.combine(h, e)
+	e.pn, e.dn, e.depth, e.best = s.combine(e)
 	return true
 }
 

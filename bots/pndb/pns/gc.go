@@ -125,7 +125,7 @@ func (s *Searcher) markFrom(salt, h uint64, d, cut int, check func() bool) {
 		return
 	}
 	for _, m := range s.children(d, e) {
-		ch := s.childHash(h, m)
+		ch := s.childKey(m)
 		s.play(m)
 		s.markFrom(salt, ch, d+1, cut, check)
 		s.undo()

@@ -54,6 +54,13 @@ const Inf uint32 = 1 << 30
 // is a candidate move.
 const SmallBoard = 64
 
+// SymmetryMaxCells is the largest m,n,k board (in cells) whose table is
+// keyed by symmetric keys. Past it, the symmetric images of a position are
+// rarely both searched (the root has stones already; moves are only near
+// them) and the keys cost about a fifth of the expansions per second
+// (BenchmarkExpandSymmetry, 10x10x5: 36 k/s against 48 k/s plain).
+const SymmetryMaxCells = 100
+
 // Options configure a Searcher.
 type Options struct {
 	// MemMiB bounds the node table; 0 means 256. The table is allocated
@@ -67,11 +74,16 @@ type Options struct {
 	// DBMaxPly limits DB-search to the leaves fewer than DBMaxPly plies
 	// below the root; 0: every leaf.
 	DBMaxPly int
+	// NoSymmetry keys the table by the plain Zobrist hash: positions that
+	// are mirror images of each other get a node each (see sym.go).
+	// Symmetric keys are used on Connect-X and on m,n,k boards of at most
+	// SymmetryMaxCells cells only.
+	NoSymmetry bool
 }
 
 // step is one node of the current descent path.
 type step struct {
-	hash uint64      // position hash (without the context salt)
+	hash uint64      // canonical position key (without the context salt)
 	move engine.Move // the move that led here (unused at the root)
 }
 
@@ -108,7 +120,10 @@ type Searcher struct {
 	salt     uint64 // key salt of (goal, attacker)
 	other    uint64 // key salt of the other goal, same attacker
 	rooted   bool   // pos, root and attacker are set
-	root     uint64 // hash of the current root
+	root     uint64 // canonical key of the current root
+	rootHash uint64 // Zobrist hash of the current root (its orientation)
+	sym      symmetry
+	cover    []int32 // dead.go: live windows through each cell; nil: not counted
 	path     []step
 	moves    [][]engine.Move // candidate buffers per depth
 	played   []engine.Move   // scratch: the moves of the working position
@@ -150,6 +165,8 @@ func New(r engine.Rules, opt Options) (*Searcher, error) {
 		tab:    newTable(opt.MemMiB << 20 / BytesPerNode),
 		lastGC: -1,
 		all:    r.Kind == engine.ConnectX || r.Cells() <= SmallBoard,
+		sym:    newSymmetry(r, !opt.NoSymmetry && (r.Kind == engine.ConnectX || r.Cells() <= SymmetryMaxCells)),
+		cover:  newCover(r),
 	}, nil
 }
 

@@ -53,6 +53,8 @@ func TestSolveEmptyBoards(t *testing.T) {
 		{"mnk:3x4x4", 0, false, 100},
 		{"connectx:4x4x4", 0, false, 100},
 		{"mnk:6x5x4", 1, true, 100},
+		{"mnk:5x5x4", 0, true, 0},
+		{"mnk:5x5x4", 0, true, 100},
 	} {
 		t.Run(fmt.Sprintf("%s/db=%d", tc.rules, tc.db), func(t *testing.T) {
 			if tc.long && os.Getenv("KINROW_LONG") == "" {

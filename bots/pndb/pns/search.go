@@ -78,9 +78,9 @@ func (s *Searcher) Prove(ctx context.Context, pos *engine.Position, goal Goal) (
 			if top.flags&fExpanded == 0 || top.pn == 0 || top.dn == 0 {
 				break // a leaf, or decided since (reached through another path)
 			}
-			m := engine.Move(top.best)
+			m := s.sym.dec(top.best)
 			s.play(m)
-			s.path = append(s.path, step{hash: s.pos.Hash(), move: m})
+			s.path = append(s.path, step{hash: s.sym.key(), move: m})
 		}
 		if top != nil && (top.flags&fExpanded != 0 || top.pn == 0 || top.dn == 0) {
 			// Decided already: only the ancestors need updating.
@@ -124,7 +124,7 @@ func (s *Searcher) update() {
 		if e == nil {
 			continue // dropped by a collection: its parent gets the news
 		}
-		pn, dn, depth, best := s.combine(h, e)
+		pn, dn, depth, best := s.combine(e)
 		unchanged := pn == e.pn && dn == e.dn && depth == e.depth
 		e.pn, e.dn, e.depth, e.best = pn, dn, depth, best
 		if unchanged {
@@ -137,12 +137,13 @@ func (s *Searcher) update() {
 // one) collects the table from it: entries not reachable are dropped once
 // the table is a quarter full, and Stats.Reused counts those that are.
 func (s *Searcher) setRoot(ctx context.Context, pos *engine.Position) {
-	if s.rooted && pos.Hash() == s.root {
+	if s.rooted && pos.Hash() == s.rootHash {
 		s.unwind(1)
 		return
 	}
 	s.pos = pos.Clone()
-	s.attacker, s.root, s.rooted = pos.ToMove(), pos.Hash(), true
+	s.sym.set(s.pos)
+	s.attacker, s.root, s.rootHash, s.rooted = pos.ToMove(), s.sym.key(), pos.Hash(), true
 	s.path = append(s.path[:0], step{hash: s.root, move: engine.NoMove})
 	if !s.all {
 		if len(s.near) != s.rules.Cells() {
@@ -180,14 +181,17 @@ func (s *Searcher) touch(cell int, d int16) {
 }
 
 func (s *Searcher) play(m engine.Move) {
+	cell := s.pos.Cell(m)
 	if !s.all {
-		s.touch(s.pos.Cell(m), 1)
+		s.touch(cell, 1)
 	}
+	s.sym.toggle(cell, s.pos.ToMove())
 	s.pos.Play(m)
 }
 
 func (s *Searcher) undo() {
 	m, _ := s.pos.Undo()
+	s.sym.toggle(s.pos.Cell(m), s.pos.ToMove())
 	if !s.all {
 		s.touch(int(m), -1) // m,n,k: the move is the cell
 	}
@@ -214,7 +218,7 @@ func (s *Searcher) bufAt(d int) []engine.Move {
 func (s *Searcher) children(d int, e *entry) []engine.Move {
 	dst := s.bufAt(d)
 	if e.forced >= 0 {
-		dst = append(dst, engine.Move(e.forced))
+		dst = append(dst, s.sym.dec(e.forced))
 	} else {
 		dst = s.candidates(dst)
 	}
@@ -228,9 +232,10 @@ func (s *Searcher) candidates(dst []engine.Move) []engine.Move {
 	return dst
 }
 
-// childHash is the hash of the position after the side to move plays m.
-func (s *Searcher) childHash(h uint64, m engine.Move) uint64 {
-	return h ^ engine.ZobristKey(s.pos.Cell(m), s.pos.ToMove()) ^ engine.SideKey
+// childKey is the canonical key of the working position after the side
+// to move plays m.
+func (s *Searcher) childKey(m engine.Move) uint64 {
+	return s.sym.child(s.pos.Cell(m), s.pos.ToMove())
 }
 
 // orNode tells whether the attacker moves at the working position.
@@ -241,8 +246,9 @@ func (s *Searcher) orNode() bool { return s.pos.ToMove() == s.attacker }
 // number, at an AND node the child of least disproof number (ties: the
 // larger other number). A decided node gets the depth of its best leaf and
 // its best move: the side to move wins by the fastest of its winning
-// children and loses by the slowest child.
-func (s *Searcher) combine(h uint64, e *entry) (pn, dn uint32, depth uint16, best int16) {
+// children and loses by the slowest child. best is in the canonical frame
+// (see sym.go), ready to store.
+func (s *Searcher) combine(e *entry) (pn, dn uint32, depth uint16, best int16) {
 	moves := s.children(len(s.path), e)
 	s.work += len(moves)
 	minV, minW, sum := Inf+1, uint32(0), uint32(0)
@@ -253,7 +259,7 @@ func (s *Searcher) combine(h uint64, e *entry) (pn, dn uint32, depth uint16, bes
 	for _, m := range moves {
 		var v, w uint32 = 1, 1
 		var cd uint16
-		if c := s.tab.find(s.childHash(h, m) ^ s.salt); c != nil {
+		if c := s.tab.find(s.childKey(m) ^ s.salt); c != nil {
 			v, w, cd = c.dn, c.pn, c.depth
 			if or {
 				v, w = c.pn, c.dn
@@ -277,6 +283,7 @@ func (s *Searcher) combine(h uint64, e *entry) (pn, dn uint32, depth uint16, bes
 	case sum == 0:
 		depth, best = loseD+1, loseM
 	}
+	best = s.sym.enc(engine.Move(best))
 	if or {
 		return minV, sum, depth, best
 	}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/kinrow/kinrow/bots/alphabeta/search"
+	"github.com/kinrow/kinrow/bots/alphabeta/solver"
+	"github.com/kinrow/kinrow/bots/alphabeta/wide"
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/protocol/botapi"
+	"github.com/kinrow/kinrow/protocol/sdk"
+)
+
+// newGame starts a game of rules with options opts on bot a.
+func newGame(t *testing.T, a *alphabeta, rules string, opts map[string]string) *player {
+	t.Helper()
+	r, err := engine.ParseRules(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	values, err := sdk.OptionSet(a.Info().Options).Parse(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := a.NewGame(context.Background(), sdk.Game{Rules: r, Values: values})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.(*player)
+}
+
+// TestGamesReuseSearchers: a game under the same rules and options as the
+// last reuses its searchers (no new tables to fault in), one under other
+// rules or options gets its own, and every game still plays legal moves.
+func TestGamesReuseSearchers(t *testing.T) {
+	a := &alphabeta{solvers: map[solverKey]*search.Searcher{}, boards: map[solverKey]*solver.Solver{}, wides: map[solverKey]*wide.Searcher{}}
+	tests := []struct {
+		rules string
+		opts  map[string]string
+		reuse bool
+	}{
+		{"connect4", map[string]string{"tt": "4"}, false},
+		{"connect4", map[string]string{"tt": "4"}, true},
+		{"connect4", map[string]string{"tt": "8"}, false},
+		{"connectx:9x8x4", map[string]string{"tt": "8"}, false}, // wide
+		{"connectx:9x8x4", map[string]string{"tt": "8"}, true},
+		{"mnk:7x7x4", map[string]string{"tt": "8"}, false},
+	}
+	var prev *player
+	for i, tc := range tests {
+		p := newGame(t, a, tc.rules, tc.opts)
+		if prev != nil {
+			same := p.s == prev.s && p.exact == prev.exact && p.wide == prev.wide
+			if same != tc.reuse {
+				t.Errorf("game %d (%s %v): searchers reused %v, want %v", i, tc.rules, tc.opts, same, tc.reuse)
+			}
+		}
+		r, _ := engine.ParseRules(tc.rules)
+		pos := engine.NewPosition(r)
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		m, err := p.GenMove(ctx, pos, func(botapi.Progress) {})
+		cancel()
+		if err != nil || !pos.Legal(m) {
+			t.Errorf("game %d (%s): move %v, %v", i, tc.rules, m, err)
+		}
+		prev = p
+	}
+}
