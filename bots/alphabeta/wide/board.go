@@ -1,6 +1,10 @@
 package wide
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/kinrow/kinrow/engine"
+)
 
 // MaxRows is the tallest board a Board holds: one 64-bit word per column.
 const MaxRows = 64
@@ -224,7 +228,7 @@ func (b *Board) run(s, col, row, dc, dr, limit int) (n, ec, er int) {
 func (b *Board) scan(s, col, row int, commit bool) int {
 	total := 0
 	for d := range 4 {
-		dc, dr := direction(d)
+		dr, dc := engine.Direction(d)
 		v := b.scanLine(s, col, row, dc, dr, commit)
 		if v < 0 {
 			return -1
@@ -232,20 +236,6 @@ func (b *Board) scan(s, col, row int, commit bool) int {
 		total += v
 	}
 	return total
-}
-
-// direction returns the d-th (0..3) line direction as a (column, row) step:
-// vertical, horizontal, diagonal, anti-diagonal.
-func direction(d int) (dc, dr int) {
-	switch d {
-	case 0:
-		return 0, 1
-	case 1:
-		return 1, 0
-	case 2:
-		return 1, 1
-	}
-	return 1, -1
 }
 
 // scanLine is scan along one direction.

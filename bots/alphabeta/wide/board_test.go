@@ -149,7 +149,7 @@ func checkSums(t *testing.T, b *Board) {
 	t.Helper()
 	var want [2]int64
 	for d := range 4 {
-		dc, dr := direction(d)
+		dr, dc := engine.Direction(d)
 		for c := 0; c < b.cols; c++ {
 			for r := 0; r < b.rows; r++ {
 				ec, er := c+(b.k-1)*dc, r+(b.k-1)*dr

@@ -1,6 +1,10 @@
 package wide
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/kinrow/kinrow/engine"
+)
 
 // windows keeps, for every window of k cells along a line, how many stones
 // of each side it holds, and per side the sum of the weights of its open
@@ -32,7 +36,7 @@ func newWindows(rows, cols, k int) windows {
 	}
 	ws.spans = make([][2]uint8, 4*ws.cells)
 	for d := range 4 {
-		dc, dr := direction(d)
+		dr, dc := engine.Direction(d)
 		ws.stride[d] = dc*rows + dr
 		for c := range cols {
 			for r := range rows {
