@@ -458,7 +458,7 @@ func TestKinrowEngineGame(t *testing.T) {
 		t.Fatalf("game ended by %s: %s", r, g.Record().Detail)
 	}
 	tr := transcript(t, m)
-	for _, want := range []string{"protocol_version\nrules connectx:6x7x4\nkinrow-option level very hard\n", "play x 1\n", "kinrow-movetime 450\ngenmove o\n"} {
+	for _, want := range []string{"protocol_version\nrules connectx:6x7x4\nkinrow-option level very hard\nkinrow-movetime 450\nkinrow-side o\n", "play x 1\n", "genmove o\n"} {
 		if !strings.Contains(tr, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, tr)
 		}

@@ -85,6 +85,22 @@ func (d *kinrowDriver) newGame(ctx context.Context, s referee.Setup) error {
 		}
 	}
 	d.rules, d.pos, d.moveTime = s.Rules, engine.NewPosition(s.Rules), 0
+	// The move time (under a per-move limit) and the engine's side before
+	// the first move, so it can prepare under this call's bound rather than a
+	// move's clock (the Java bridge calls a course player's initPlayer then).
+	// Refusals are ignored: the engine may not know these commands.
+	if !s.Clock.Timed() && s.Clock.MoveTime > 0 {
+		ms := engineMoveTime(s.Clock.MoveTime).Milliseconds()
+		if _, err := d.c.Do(ctx, "kinrow-movetime", strconv.FormatInt(ms, 10)); err != nil {
+			return err
+		}
+		d.moveTime = ms
+	}
+	if r, err := d.c.Do(ctx, "kinrow-side", s.Color.String()); err != nil {
+		return err
+	} else if !r.OK {
+		d.e.log.Debug("engine refused kinrow-side", "answer", r.Text)
+	}
 	for _, m := range s.Moves {
 		if err := d.playMove(ctx, m); err != nil {
 			return err
