@@ -1,0 +1,320 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/engine/record"
+	"github.com/kinrow/kinrow/host/javabridge"
+	"github.com/kinrow/kinrow/host/manifest"
+	"github.com/kinrow/kinrow/internal/testbuild"
+)
+
+// The Java tests build, once, into binDir: the bridge (kinrow-java.jar,
+// through the Makefile's own rule), the stand-in course frameworks of
+// java/testframework (java/fw), the test players and referee of
+// java/testplayers (java/tp), and kinrow's course players compiled against
+// the stand-ins by make java-course (course-classes, beside bin's kinrow).
+// JVM starts are slow and the machine busy: the tests start few, with
+// generous timeouts.
+var (
+	javaOnce sync.Once
+	javaErr  error
+	javaSkip string
+)
+
+type javaDirs struct{ jar, fw, tp, cc string }
+
+func javaSetup(t *testing.T) javaDirs {
+	t.Helper()
+	d := javaDirs{
+		jar: filepath.Join(binDir, javabridge.JarName),
+		fw:  filepath.Join(binDir, "java", "fw"),
+		tp:  filepath.Join(binDir, "java", "tp"),
+		cc:  filepath.Join(binDir, "course-classes"),
+	}
+	javaOnce.Do(func() {
+		for _, tool := range []string{"javac", "java", "jar", "make"} {
+			if _, err := exec.LookPath(tool); err != nil {
+				javaSkip = tool + " is not installed (make test installs a JDK through .ci/run; apt-get install default-jdk-headless)"
+				return
+			}
+		}
+		root := testbuild.Root()
+		run := func(name string, args ...string) {
+			if javaErr != nil {
+				return
+			}
+			cmd := exec.Command(name, args...)
+			cmd.Dir = root
+			if out, err := cmd.CombinedOutput(); err != nil {
+				javaErr = fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+			}
+		}
+		sources := func(dir string) []string {
+			var files []string
+			filepath.WalkDir(filepath.Join(root, dir), func(p string, e os.DirEntry, err error) error {
+				if err == nil && strings.HasSuffix(p, ".java") {
+					files = append(files, p)
+				}
+				return nil
+			})
+			return files
+		}
+		run("make", "-s", "BIN="+binDir, d.jar)
+		run("javac", append([]string{"--release", "17", "-d", d.fw}, sources("java/testframework")...)...)
+		run("javac", append([]string{"--release", "17", "-cp", d.fw, "-d", d.tp}, sources("java/testplayers")...)...)
+		run("make", "-s", "java-course", "FRAMEWORK="+d.fw, "COURSE_CLASSES="+d.cc)
+	})
+	if javaSkip != "" {
+		t.Skip(javaSkip)
+	}
+	if javaErr != nil {
+		t.Fatal(javaErr)
+	}
+	return d
+}
+
+// javaProcesses lists live JVMs started from this test binary's files
+// (their command line names binDir).
+func javaProcesses() []string {
+	var found []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		args := strings.Split(string(cmdline), "\x00")
+		if filepath.Base(args[0]) == "java" && strings.Contains(string(cmdline), binDir) {
+			if st := procState(pid); st != "" && st != "Z" {
+				found = append(found, fmt.Sprintf("%d %s", pid, strings.Join(args, " ")))
+			}
+		}
+	}
+	return found
+}
+
+func checkNoJVM(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		left := javaProcesses()
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("JVMs left running: %v", left)
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// javaManifests writes manifests for the test players (without the probe's
+// JVM start: the kind is known) into a fresh bot directory.
+func javaManifests(t *testing.T, d javaDirs, players map[string]string) string {
+	t.Helper()
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, class := range players {
+		kind, rules := javabridge.ConnectX, []string{"connect4"}
+		if strings.HasPrefix(class, "MNK") {
+			kind, rules = javabridge.MNK, []string{"tictactoe"}
+		}
+		text, err := javabridge.Manifest(javabridge.Config{Name: name, Java: java, Jar: d.jar, ClassPath: []string{d.fw, d.tp},
+			Player: javabridge.Player{Kind: kind, Class: "kinrow.testplayers." + class, JavaFeature: 17}, Rules: rules})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".engine.toml"), text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// kinrow java-manifest probes the player through the bridge and prints a
+// manifest the host reads back and lists; a class that is missing or is no
+// course player is refused with the reason.
+func TestJavaManifestCommand(t *testing.T) {
+	d := javaSetup(t)
+	bots := t.TempDir()
+	for _, tt := range []struct{ class, name, kind, rules string }{
+		{"kinrow.testplayers.CXRandom", "", "ConnectX", "connect4"},
+		{"kinrow.testplayers.MNKRandom", "tic", "MNKGame", "tictactoe"},
+	} {
+		args := []string{"java-manifest", "--classpath", d.fw + ":" + d.tp, "--player", tt.class, "--strength", "3"}
+		if tt.name != "" {
+			args = append(args, "--name", tt.name)
+		}
+		cmd := kinrowCmd(t, args...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("kinrow %v: %v\n%s", args, err, stderr.String())
+		}
+		name := tt.name
+		if name == "" {
+			name = "cxrandom"
+		}
+		text := stdout.String()
+		if !strings.Contains(text, "("+tt.kind+")") || !strings.Contains(text, "save it as "+name+".engine.toml") {
+			t.Errorf("manifest for %s:\n%s", tt.class, text)
+		}
+		path := filepath.Join(bots, name+".engine.toml")
+		os.WriteFile(path, stdout.Bytes(), 0o644)
+		m, err := manifest.Load(path, name)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, text)
+		}
+		if m.Protocol != manifest.Kinrow || m.Strength != 3 || !slices.Contains(m.Rules, mustRules(t, tt.rules)) {
+			t.Errorf("manifest %+v", m)
+		}
+		if !slices.Contains(m.Command, d.jar+":"+d.fw+":"+d.tp) || m.Command[len(m.Command)-1] != tt.class {
+			t.Errorf("command %q", m.Command)
+		}
+	}
+	// kinrow-bots lists both.
+	cmd := kinrowCmd(t)
+	cmd.Env = append(cmd.Env, "KINROW_BOT_PATH="+bots)
+	cmd.Stdin = strings.NewReader("kinrow-bots\nquit\n")
+	out, err := cmd.Output()
+	if err != nil || !strings.Contains(string(out), "cxrandom\n") || !strings.Contains(string(out), "tic\n") {
+		t.Errorf("kinrow-bots: %v\n%s", err, out)
+	}
+	for _, tt := range []struct{ class, want string }{
+		{"kinrow.testplayers.Nosuch", "player class kinrow.testplayers.Nosuch not found on the class path"},
+		{"connectx.CXBoard", "connectx.CXBoard implements neither connectx.CXPlayer nor mnkgame.MNKPlayer"},
+	} {
+		cmd := kinrowCmd(t, "java-manifest", "--classpath", d.fw+":"+d.tp, "--player", tt.class)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), tt.want) || stdout.Len() != 0 {
+			t.Errorf("%s: %v, stdout %q, stderr %q; want status 1 and %q", tt.class, err, stdout.String(), stderr.String(), tt.want)
+		}
+	}
+	cmd = kinrowCmd(t, "java-manifest", "--player", "x.Y")
+	if err := cmd.Run(); err == nil || cmd.ProcessState.ExitCode() != exitUsage {
+		t.Errorf("no --classpath: %v", err)
+	}
+	checkNoJVM(t)
+}
+
+// Course players play kinrow's random bot through the bridge, at Connect-4
+// and tic-tac-toe, to the end: one player instance per bridge, initPlayer
+// once per game with the side and the time in whole seconds, every
+// opponent's move reaching the player's private board (it throws
+// otherwise), each bridge in a working directory of its own, removed when it
+// quits, and no JVM left.
+func TestJavaPlayersPlayMatches(t *testing.T) {
+	d := javaSetup(t)
+	dir := javaManifests(t, d, map[string]string{"cxrandom": "CXRandom", "mnkrandom": "MNKRandom", "cxprints": "CXPrints"})
+	trace := filepath.Join(t.TempDir(), "trace")
+	tmp := t.TempDir()
+	for _, tt := range []struct{ rules, bot string }{{"connect4", "cxrandom"}, {"tictactoe", "mnkrandom"}, {"connect4", "cxprints"}} {
+		t.Run(tt.bot, func(t *testing.T) {
+			os.Remove(trace)
+			pairs, recs, log := runJavaMatch(t, dir, []string{"KINROW_TEST_TRACE=" + trace, "TMPDIR=" + tmp},
+				"--rules", tt.rules, "--bot", tt.bot, "--bot", "random", "--games", "2", "--movetime", "2s")
+			if len(pairs) != 1 || pairs[0].Games != 2 || len(recs) != 2 {
+				t.Fatalf("pairings %+v, %d records", pairs, len(recs))
+			}
+			for _, rec := range recs {
+				if rec.Reason != record.ReasonWin && rec.Reason != record.ReasonDraw {
+					t.Errorf("game ended by %s: %s", rec.Reason, rec.Detail)
+				}
+			}
+			// A player's prints, stdout included, go to the log, never the protocol.
+			if tt.bot == "cxprints" && (!strings.Contains(log, "CXPrints thinking about") || !strings.Contains(log, "CXPrints on stderr")) {
+				t.Errorf("the player's prints are not in the log")
+			}
+			b, _ := os.ReadFile(trace)
+			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+			// One instance, then initPlayer per game: first for the game where
+			// it is x, with timeout_in_secs 1 (2 s less a tenth, rounded down).
+			if len(lines) != 3 || !strings.HasPrefix(lines[0], "new ") {
+				t.Fatalf("trace:\n%s", b)
+			}
+			dims := map[string]string{"connect4": "6 7 4", "tictactoe": "3 3 3"}[tt.rules]
+			for i, rec := range recs {
+				first := rec.Players.X == tt.bot
+				want := fmt.Sprintf("init 1 %s %t 1", dims, first)
+				if !strings.HasPrefix(lines[i+1], want) {
+					t.Errorf("game %d (x %s): trace %q, want %q", i+1, rec.Players.X, lines[i+1], want)
+				}
+			}
+			if cwd := regexp.MustCompile(`cwd (\S+)`).FindStringSubmatch(string(b)); tt.rules == "connect4" &&
+				(cwd == nil || !strings.HasPrefix(cwd[1], filepath.Join(tmp, "kinrow-java-"+tt.bot+"."))) {
+				t.Errorf("working directory: %v; want one under %s", cwd, tmp)
+			}
+			checkNoJVM(t)
+			if left, _ := filepath.Glob(filepath.Join(tmp, "kinrow-java-*")); len(left) > 0 {
+				t.Errorf("working directories left: %v", left)
+			}
+		})
+	}
+}
+
+func mustRules(t *testing.T, s string) engine.Rules {
+	t.Helper()
+	r, err := engine.ParseRules(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// runJavaMatch runs kinrow match with the bot directory dir and env added,
+// JVM-sized start timeouts, and returns the summary's pairings, the records
+// and kinrow's stderr.
+func runJavaMatch(t *testing.T, dir string, env []string, args ...string) ([]pairing, []*record.Record, string) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "games.jsonl")
+	cmd := kinrowCmd(t, append([]string{"match", "--out", out, "--format", "json", "--bot-start-timeout", "60s", "--log-level", "debug"}, args...)...)
+	cmd.Env = append(append(cmd.Env, "KINROW_BOT_PATH="+dir), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("kinrow match: %v\n%s", err, stderr.String())
+	}
+	var sum struct{ Pairings []pairing }
+	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
+		t.Fatalf("summary is not JSON: %v\n%s", err, stdout.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []*record.Record
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		rec, err := record.Parse([]byte(l))
+		if err != nil {
+			t.Fatalf("record %s: %v", l, err)
+		}
+		recs = append(recs, rec)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("kinrow match stderr:\n%s", stderr.String())
+		}
+	})
+	return sum.Pairings, recs, stderr.String()
+}
