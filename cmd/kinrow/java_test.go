@@ -318,3 +318,51 @@ func runJavaMatch(t *testing.T, dir string, env []string, args ...string) ([]pai
 	})
 	return sum.Pairings, recs, stderr.String()
 }
+
+// Misbehaving course players forfeit with the reason (the Java exception's
+// first line, System.exit's status, the referee's timeout, the illegal
+// move), every JVM is gone afterwards, and the game goes on with fresh ones.
+func TestJavaMisbehavingPlayersForfeit(t *testing.T) {
+	d := javaSetup(t)
+	dir := javaManifests(t, d, map[string]string{
+		"cxthrows": "CXThrows", "cxexit": "CXExit", "cxsleeps": "CXSleeps", "cxillegal": "CXIllegal", "mnkoccupied": "MNKOccupied",
+	})
+	want := map[string]struct {
+		forfeit record.Forfeit
+		detail  string
+	}{
+		"cxthrows":    {record.ForfeitProtocolError, "selectColumn threw java.lang.IllegalStateException: CXThrows gives up"},
+		"cxexit":      {record.ForfeitProtocolError, "the player called System.exit(3) in selectColumn"},
+		"cxsleeps":    {record.ForfeitTimeout, "timed out"},
+		"cxillegal":   {record.ForfeitIllegalMove, "column 8 outside the board"},
+		"mnkoccupied": {record.ForfeitIllegalMove, "cell is occupied"},
+	}
+	var recs []*record.Record
+	_, r, _ := runJavaMatch(t, dir, nil, "--rules", "connect4", "--bot", "random", "--bot", "cxthrows", "--bot", "cxexit",
+		"--bot", "cxsleeps", "--bot", "cxillegal", "--gauntlet", "--games", "2", "--movetime", "1s", "--concurrency", "2")
+	recs = append(recs, r...)
+	_, r, _ = runJavaMatch(t, dir, nil, "--rules", "tictactoe", "--bot", "mnkoccupied", "--bot", "random", "--games", "2", "--movetime", "1s")
+	recs = append(recs, r...)
+	seen := map[string]int{}
+	for _, rec := range recs {
+		bot := rec.Players.X
+		if bot == "random" {
+			bot = rec.Players.O
+		}
+		w := want[bot]
+		seen[bot]++
+		if rec.Reason != record.ReasonForfeit || rec.Forfeit != w.forfeit || !strings.Contains(rec.Detail, w.detail) ||
+			rec.Winner == nil || *rec.Winner != "random" {
+			t.Errorf("%s: %s %s %q; want a forfeit by %s saying %q", bot, rec.Reason, rec.Forfeit, rec.Detail, w.forfeit, w.detail)
+		}
+		if strings.Contains(rec.Detail, "second line") {
+			t.Errorf("%s: the detail has more than the exception's first line: %q", bot, rec.Detail)
+		}
+	}
+	for bot := range want {
+		if seen[bot] != 2 {
+			t.Errorf("%s played %d games, want 2", bot, seen[bot])
+		}
+	}
+	checkNoJVM(t)
+}
