@@ -366,3 +366,98 @@ func TestJavaMisbehavingPlayersForfeit(t *testing.T) {
 	}
 	checkNoJVM(t)
 }
+
+// Direction 2: kinrow's course players inside a course referee (the
+// stand-in of java/testplayers) play whole games against test players, each
+// answering within the referee's time, kinrow found through $KINROW or
+// beside the class files, the bot through $KINROW_BOT or kinrow's default;
+// no kinrow process is left when the referee's JVM ends.
+func TestJavaCoursePlayersInCourseReferee(t *testing.T) {
+	d := javaSetup(t)
+	// An installation as make leaves it: kinrow, the real bots (none of the
+	// misbehaving test bots of binDir) and course-classes beside them.
+	inst := t.TempDir()
+	for _, f := range append([]string{"kinrow"}, prefixed("kinrow-bot-", testbuild.Bots())...) {
+		if err := os.Link(filepath.Join(binDir, f), filepath.Join(inst, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out, err := exec.Command("cp", "-r", d.cc, filepath.Join(inst, "course-classes")).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v\n%s", err, out)
+	}
+	for _, tt := range []struct {
+		name  string
+		secs  string
+		env   []string
+		games []string
+		bot   string
+	}{
+		{"KINROW and KINROW_BOT", "1", []string{"KINROW=" + filepath.Join(inst, "kinrow"), "KINROW_BOT=random"},
+			[]string{"cx:6:7:4:kinrow.course.KinrowCXPlayer:kinrow.testplayers.CXRandom", "mnk:3:3:3:kinrow.testplayers.MNKRandom:kinrow.course.KinrowMNKPlayer"}, "--bot random"},
+		// The default bot's choice starts every bot once, in initPlayer's time.
+		{"beside the classes, default bot", "2", []string{"KINROW=", "KINROW_BOT="},
+			[]string{"mnk:4:4:3:kinrow.course.KinrowMNKPlayer:kinrow.testplayers.MNKRandom", "cx:4:5:3:kinrow.testplayers.CXRandom:kinrow.course.KinrowCXPlayer"}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cp := d.fw + ":" + filepath.Join(inst, "course-classes") + ":" + d.tp
+			cmd := exec.Command("java", append([]string{"-cp", cp, "kinrow.testplayers.Referee", tt.secs}, tt.games...)...)
+			// kinrow is not on PATH here: $KINROW, or the one beside course-classes.
+			cmd.Env = append(os.Environ(), "PATH=/usr/bin:/bin", "KINROW_BOT_PATH=", "KINROW_LOG=warn")
+			cmd.Env = append(cmd.Env, tt.env...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			out := stdout.String()
+			t.Cleanup(func() {
+				if t.Failed() {
+					t.Logf("referee stdout:\n%s\nstderr:\n%s", out, stderr.String())
+				}
+			})
+			if err != nil {
+				t.Fatalf("referee: %v", err)
+			}
+			results := regexp.MustCompile(`(?m)^RESULT (\S+) (WINP1|WINP2|DRAW) (\d+)$`).FindAllStringSubmatch(out, -1)
+			if len(results) != len(tt.games) {
+				t.Fatalf("%d results, want %d", len(results), len(tt.games))
+			}
+			kinrowMoves := 0
+			for _, m := range regexp.MustCompile(`(?m)^TIME kinrow.* (\d+)$`).FindAllStringSubmatch(out, -1) {
+				kinrowMoves++
+				if ms, _ := strconv.Atoi(m[1]); ms >= 1000*int(tt.secs[0]-'0') {
+					t.Errorf("a kinrow move took %d ms of the referee's %s s", ms, tt.secs)
+				}
+			}
+			if kinrowMoves < 2*len(tt.games) {
+				t.Errorf("%d kinrow moves timed", kinrowMoves)
+			}
+			// Started once per player instance, with the bot asked for; no
+			// fallback move was needed.
+			starts := regexp.MustCompile(`started (\S+) serve --rules \S+( --bot \S+)? \(pid (\d+)\)`).FindAllStringSubmatch(stderr.String(), -1)
+			if len(starts) != len(tt.games) {
+				t.Fatalf("%d kinrow processes started, want %d", len(starts), len(tt.games))
+			}
+			for _, s := range starts {
+				if s[1] != filepath.Join(inst, "kinrow") || strings.TrimSpace(s[2]) != tt.bot {
+					t.Errorf("started %q with %q, want %s with %q", s[1], s[2], filepath.Join(inst, "kinrow"), tt.bot)
+				}
+				pid, _ := strconv.Atoi(s[3])
+				if st := procState(pid); st != "" && st != "Z" {
+					t.Errorf("kinrow (pid %d) still runs after the referee's JVM ended", pid)
+				}
+			}
+			if strings.Contains(stderr.String(), "centre-most") {
+				t.Errorf("a kinrow player fell back to its own moves")
+			}
+			checkNoEngineProcesses(t, inst)
+		})
+	}
+	checkNoJVM(t)
+}
+
+func prefixed(prefix string, names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = prefix + n
+	}
+	return out
+}

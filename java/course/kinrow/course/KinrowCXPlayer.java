@@ -35,7 +35,7 @@ public class KinrowCXPlayer implements CXPlayer {
         String bot = KinrowProcess.bot();
         name = "kinrow" + (bot.isEmpty() ? "" : " " + bot);
         try {
-            kinrow.newGame("connectx:" + M + "x" + N + "x" + X, KinrowProcess.moveTimeMs(timeoutSecs), timeoutSecs * 1000L);
+            kinrow.newGame("connectx:" + M + "x" + N + "x" + X, me, KinrowProcess.moveTimeMs(timeoutSecs), timeoutSecs * 1000L);
             broken = false;
         } catch (IOException e) {
             broken = true;

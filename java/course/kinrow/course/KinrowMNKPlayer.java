@@ -39,7 +39,7 @@ public class KinrowMNKPlayer implements MNKPlayer {
         String bot = KinrowProcess.bot();
         name = "kinrow" + (bot.isEmpty() ? "" : " " + bot);
         try {
-            kinrow.newGame("mnk:" + M + "x" + N + "x" + K, KinrowProcess.moveTimeMs(timeoutSecs), timeoutSecs * 1000L);
+            kinrow.newGame("mnk:" + M + "x" + N + "x" + K, me, KinrowProcess.moveTimeMs(timeoutSecs), timeoutSecs * 1000L);
             broken = false;
         } catch (IOException e) {
             broken = true;

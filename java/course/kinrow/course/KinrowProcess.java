@@ -98,14 +98,42 @@ public final class KinrowProcess {
         return proc != null && proc.isAlive();
     }
 
-    /** Starts kinrow if it is not running, then a new game under rules with the move time. */
-    public void newGame(String rules, long moveTimeMs, long timeoutMs) throws IOException {
+    /**
+     * Starts kinrow if it is not running, then a new game under rules with the move time,
+     * for the side color ("x" moves first). The bot of that side is started now, under
+     * initPlayer's time rather than the first move's: $KINROW_BOT with kinrow-load, or
+     * kinrow's default bot (whose choice starts every installed bot once) by a move with
+     * a short time on a board then cleared.
+     */
+    public void newGame(String rules, String color, long moveTimeMs, long timeoutMs) throws IOException {
+        long start = System.nanoTime();
         if (!alive()) {
             start(rules);
+            warmColor = null;
         }
         send(timeoutMs, "rules", rules);
         moveTimeSent = -1;
-        setMoveTime(moveTimeMs, timeoutMs);
+        if (!color.equals(warmColor)) {
+            if (!bot().isEmpty()) {
+                send(left(start, timeoutMs), "kinrow-load", color, bot());
+            } else {
+                setMoveTime(50, left(start, timeoutMs));
+                if (color.equals("o")) {
+                    send(left(start, timeoutMs), "play", "x", rules.startsWith("connectx") ? "1" : "a1");
+                }
+                send(left(start, timeoutMs), "genmove", color);
+                send(left(start, timeoutMs), "rules", rules);
+            }
+            warmColor = color;
+        }
+        setMoveTime(moveTimeMs, left(start, timeoutMs));
+    }
+
+    /** The side whose bot runs already in this process, or null. */
+    private String warmColor;
+
+    private static long left(long startNanos, long timeoutMs) {
+        return Math.max(1, timeoutMs - (System.nanoTime() - startNanos) / 1_000_000);
     }
 
     private void start(String rules) throws IOException {
@@ -127,7 +155,8 @@ public final class KinrowProcess {
         Thread reader = new Thread(() -> readAnswers(p), "kinrow-answers");
         reader.setDaemon(true);
         reader.start();
-        hook = new Thread(() -> p.destroyForcibly(), "kinrow-stop");
+        Writer w = in;
+        hook = new Thread(() -> stop(p, w), "kinrow-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         log(who, "started " + String.join(" ", argv) + " (pid " + p.pid() + ")");
     }
@@ -199,10 +228,23 @@ public final class KinrowProcess {
         if (p == null) {
             return;
         }
+        stop(p, in);
+        if (hook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook runs anyway
+            }
+            hook = null;
+        }
+    }
+
+    /** Asks p to quit (it stops its bots), then kills it if it has not exited within a second. */
+    private static void stop(Process p, Writer w) {
         try {
-            in.write("quit\n");
-            in.flush();
-            in.close();
+            w.write("quit\n");
+            w.flush();
+            w.close();
         } catch (IOException e) {
             // already gone
         }
@@ -213,14 +255,6 @@ public final class KinrowProcess {
         } catch (InterruptedException e) {
             p.destroyForcibly();
             Thread.currentThread().interrupt();
-        }
-        if (hook != null) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException e) {
-                // the JVM is shutting down: the hook runs anyway
-            }
-            hook = null;
         }
     }
 
