@@ -229,11 +229,15 @@ func TestJavaPlayersPlayMatches(t *testing.T) {
 	dir := javaManifests(t, d, map[string]string{"cxrandom": "CXRandom", "mnkrandom": "MNKRandom", "cxprints": "CXPrints"})
 	trace := filepath.Join(t.TempDir(), "trace")
 	tmp := t.TempDir()
-	for _, tt := range []struct{ rules, bot string }{{"connect4", "cxrandom"}, {"tictactoe", "mnkrandom"}, {"connect4", "cxprints"}} {
-		t.Run(tt.bot, func(t *testing.T) {
+	for _, tt := range []struct {
+		rules, bot string
+		fresh      bool
+	}{{"connect4", "cxrandom", false}, {"tictactoe", "mnkrandom", false}, {"connect4", "cxprints", false}, {"tictactoe", "mnkrandom", true}} {
+		t.Run(fmt.Sprintf("%s/fresh=%t", tt.bot, tt.fresh), func(t *testing.T) {
 			os.Remove(trace)
 			pairs, recs, log := runJavaMatch(t, dir, []string{"KINROW_TEST_TRACE=" + trace, "TMPDIR=" + tmp},
-				"--rules", tt.rules, "--bot", tt.bot, "--bot", "random", "--games", "2", "--movetime", "2s")
+				"--rules", tt.rules, "--bot", tt.bot, "--bot", "random", "--games", "2", "--movetime", "2s",
+				"--bot-opt", fmt.Sprintf("%s:fresh=%t", tt.bot, tt.fresh))
 			if len(pairs) != 1 || pairs[0].Games != 2 || len(recs) != 2 {
 				t.Fatalf("pairings %+v, %d records", pairs, len(recs))
 			}
@@ -248,17 +252,28 @@ func TestJavaPlayersPlayMatches(t *testing.T) {
 			}
 			b, _ := os.ReadFile(trace)
 			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-			// One instance, then initPlayer per game: first for the game where
-			// it is x, with timeout_in_secs 1 (2 s less a tenth, rounded down).
-			if len(lines) != 3 || !strings.HasPrefix(lines[0], "new ") {
-				t.Fatalf("trace:\n%s", b)
+			// One instance (fresh: one per game), then initPlayer per game:
+			// first for the game where it is x, with timeout_in_secs 1 (2 s
+			// less a tenth, rounded down).
+			var inits []string
+			instances := 0
+			for _, l := range lines {
+				if strings.HasPrefix(l, "new ") {
+					instances++
+				} else {
+					inits = append(inits, l)
+				}
+			}
+			if want := map[bool]int{false: 1, true: 2}[tt.fresh]; instances != want || len(inits) != 2 || !strings.HasPrefix(lines[0], "new ") {
+				t.Fatalf("%d instances, want %d; trace:\n%s", instances, want, b)
 			}
 			dims := map[string]string{"connect4": "6 7 4", "tictactoe": "3 3 3"}[tt.rules]
 			for i, rec := range recs {
 				first := rec.Players.X == tt.bot
-				want := fmt.Sprintf("init 1 %s %t 1", dims, first)
-				if !strings.HasPrefix(lines[i+1], want) {
-					t.Errorf("game %d (x %s): trace %q, want %q", i+1, rec.Players.X, lines[i+1], want)
+				instance := map[bool]int{false: 1, true: i + 1}[tt.fresh]
+				want := fmt.Sprintf("init %d %s %t 1", instance, dims, first)
+				if !strings.HasPrefix(inits[i], want) {
+					t.Errorf("game %d (x %s): trace %q, want %q", i+1, rec.Players.X, inits[i], want)
 				}
 			}
 			if cwd := regexp.MustCompile(`cwd (\S+)`).FindStringSubmatch(string(b)); tt.rules == "connect4" &&
@@ -460,4 +475,76 @@ func prefixed(prefix string, names []string) []string {
 		out[i] = prefix + n
 	}
 	return out
+}
+
+// The bridge speaks the kinrow protocol as the host's engines must: ids
+// echoed, comments and blank lines ignored, refusals with the reason, the
+// coordinates mapped as docs/BOTS.md draws them (the top-left cell of an
+// m,n,k board is MNKGame's (0,0), kinrow's a3 on tic-tac-toe), a player's
+// stdout kept off the protocol, quit answered and the JVM gone.
+func TestJavaBridgeProtocol(t *testing.T) {
+	d := javaSetup(t)
+	cmd := exec.Command("java", "-cp", d.jar+":"+d.fw+":"+d.tp, javabridge.MainClass, "--player", "kinrow.testplayers.MNKCorner")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	script := []struct{ send, want string }{
+		{"12 protocol_version", "=12 2"},
+		{"# a comment, then a blank line", ""},
+		{"   ", ""},
+		{"genmove x", "? no game: send rules first"},
+		{"rules connect4", "? the player kinrow.testplayers.MNKCorner plays mnk rules, not connectx:6x7x4"},
+		{"rules\ttictactoe  # tabs and comments", "="},
+		{"kinrow-option fresh maybe", "? option fresh: want true or false, got maybe"},
+		{"kinrow-option depth 3", "? unknown option depth: accepted are fresh"},
+		{"kinrow-option fresh false", "="},
+		{"kinrow-movetime 900", "="},
+		{"kinrow-side x", "="},
+		{"genmove o", "? illegal move: o is not to move"},
+		{"3 genmove x", "=3 a3"},
+		{"play o a3", "? illegal move: a3 is occupied"},
+		{"play o d1", "? illegal move: column of d1 off the board of 3 columns"},
+		{"play o a2", "="},
+		{"genmove x", "= b3"},
+		{"undo", "="},
+		{"undo", "="},
+		{"play o c1", "="},
+		{"genmove x", "= b3"},
+		{"frobnicate", "? unknown command"},
+		{"quit", "="},
+	}
+	for _, s := range script {
+		fmt.Fprintln(in, s.send)
+	}
+	in.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("bridge: %v\n%s", err, stderr.String())
+		}
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("the bridge did not quit\n%s", stderr.String())
+	}
+	var want []string
+	for _, s := range script {
+		if s.want != "" {
+			want = append(want, s.want)
+		}
+	}
+	got := strings.Split(strings.TrimSuffix(stdout.String(), "\n\n"), "\n\n")
+	if !slices.Equal(got, want) {
+		t.Errorf("answers:\n%s\nwant:\n%s\nstderr:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "initPlayer(3, 3, 3, true, 1) done: mnkrandom") {
+		t.Errorf("initPlayer not logged as run at kinrow-side:\n%s", stderr.String())
+	}
 }
