@@ -247,7 +247,7 @@ func TestJavaPlayersPlayMatches(t *testing.T) {
 				}
 			}
 			// A player's prints, stdout included, go to the log, never the protocol.
-			if tt.bot == "cxprints" && (!strings.Contains(log, "CXPrints thinking about") || !strings.Contains(log, "CXPrints on stderr")) {
+			if tt.bot == "cxprints" && (!strings.Contains(log, "CXPrints thinking about") || !strings.Contains(log, "CXPrints on stderr") || !strings.Contains(log, "CXPrints on descriptor 1")) {
 				t.Errorf("the player's prints are not in the log")
 			}
 			b, _ := os.ReadFile(trace)

@@ -207,8 +207,10 @@ func sanitize(s string) string {
 
 // launcher is the sh script of the manifest's command: a fresh working
 // directory of its own for each bridge process, then the JVM in its place
-// ($0 and $@ are the JVM's argv, so nothing is quoted twice).
-const launcher = `d=$(mktemp -d "${TMPDIR:-/tmp}/kinrow-java-%s.XXXXXX") && cd "$d" && exec "$0" "$@" --own-workdir`
+// ($0 and $@ are the JVM's argv, so nothing is quoted twice), answering on
+// descriptor 3 (the host's pipe) with its stdout on stderr (the log), so
+// nothing a player or the JVM prints reaches the protocol.
+const launcher = `d=$(mktemp -d "${TMPDIR:-/tmp}/kinrow-java-%s.XXXXXX") && cd "$d" && exec "$0" "$@" --own-workdir --protocol-fd 3 3>&1 1>&2`
 
 // Command is the manifest's argv: sh making the working directory, then
 // java running the bridge on the player.

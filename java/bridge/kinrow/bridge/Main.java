@@ -28,7 +28,7 @@ import java.util.stream.Stream;
  * engine on stdin/stdout (docs/BOTS.md, "Course players in Java").
  *
  * <pre>
- * java -cp kinrow-java.jar:COURSE_CLASSES kinrow.bridge.Main --player CLASS [--fresh] [--own-workdir]
+ * java -cp kinrow-java.jar:COURSE_CLASSES kinrow.bridge.Main --player CLASS [--fresh] [--own-workdir] [--protocol-fd N]
  * java -cp kinrow-java.jar:COURSE_CLASSES kinrow.bridge.Main --probe --player CLASS
  * </pre>
  *
@@ -79,6 +79,7 @@ public final class Main {
         boolean probe = false;
         boolean fresh = false;
         boolean ownWorkdir = false;
+        String protocolFd = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--player":
@@ -96,6 +97,12 @@ public final class Main {
                 case "--own-workdir":
                     ownWorkdir = true;
                     break;
+                case "--protocol-fd":
+                    if (i + 1 >= args.length || !args[i + 1].matches("[0-9]+")) {
+                        usage("--protocol-fd needs a file descriptor number");
+                    }
+                    protocolFd = args[++i];
+                    break;
                 default:
                     usage("unknown argument " + args[i]);
             }
@@ -106,7 +113,18 @@ public final class Main {
         if (probe) {
             System.exit(probe(cls));
         }
-        PrintStream protocol = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out)), false, StandardCharsets.UTF_8);
+        // The protocol's output: the JVM's stdout, or (--protocol-fd, set by the manifest's
+        // command, which points the JVM's stdout at stderr) a descriptor nothing else in the
+        // JVM writes to, so even FileDescriptor.out and the JVM's own prints stay off it.
+        FileOutputStream raw = new FileOutputStream(FileDescriptor.out);
+        if (protocolFd != null) {
+            try {
+                raw = new FileOutputStream("/dev/fd/" + protocolFd);
+            } catch (IOException e) {
+                System.err.println("kinrow-java: cannot open descriptor " + protocolFd + " (" + e.getMessage() + "); answering on stdout");
+            }
+        }
+        PrintStream protocol = new PrintStream(new BufferedOutputStream(raw), false, StandardCharsets.UTF_8);
         System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
         System.setIn(new ByteArrayInputStream(new byte[0]));
         Main m = new Main(protocol, cls, ExitGuard.install());
@@ -123,7 +141,7 @@ public final class Main {
 
     private static void usage(String why) {
         System.err.println("kinrow-java: " + why);
-        System.err.println("usage: java -cp kinrow-java.jar:CLASSPATH kinrow.bridge.Main [--probe] --player CLASS [--fresh] [--own-workdir]");
+        System.err.println("usage: java -cp kinrow-java.jar:CLASSPATH kinrow.bridge.Main [--probe] --player CLASS [--fresh] [--own-workdir] [--protocol-fd N]");
         System.exit(2);
     }
 
@@ -190,7 +208,8 @@ public final class Main {
                 dispatch(id, name, args);
             }
         }
-        waitPending();
+        // The end of the input (the host is gone): a player still thinking is not waited for.
+        waitPending(QUIT_WAIT_MS);
         quit(0);
     }
 
