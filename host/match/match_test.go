@@ -202,10 +202,10 @@ func TestRoundRobinAndSelfPlay(t *testing.T) {
 }
 
 func TestSPRTStopsEarly(t *testing.T) {
-	cfg := config(t, &fakeLoader{}, "first", "crash")
+	cfg := config(t, &fakeLoader{}, "first", "random")
 	cfg.Games = 400
 	cfg.Concurrency = 1
-	cfg.SPRT = &stats.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}
+	cfg.SPRT = &stats.SPRT{Elo0: 0, Elo1: 30, Alpha: 0.05, Beta: 0.05}
 	var llrs []float64
 	cfg.OnPair = func(llr float64, _ stats.Decision) { llrs = append(llrs, llr) }
 	sum, err := Run(context.Background(), cfg)
@@ -214,6 +214,19 @@ func TestSPRTStopsEarly(t *testing.T) {
 	}
 	if sum.Decision != stats.AcceptH1 || sum.Games >= 400 || len(llrs) == 0 {
 		t.Errorf("decision %v after %d games", sum.Decision, sum.Games)
+	}
+	// Every pair 2-0 (the opponent crashes every game): the pairs' variance
+	// is zero and the SPRT never decides; the match plays all its games.
+	cfg = config(t, &fakeLoader{}, "first", "crash")
+	cfg.Games = 40
+	cfg.Concurrency = 1
+	cfg.SPRT = &stats.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}
+	sum, err = Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Decision != stats.Continue || sum.Games != 40 {
+		t.Errorf("every pair 2-0: decision %v after %d games", sum.Decision, sum.Games)
 	}
 }
 
