@@ -130,6 +130,7 @@ func (p Penta) Elo() Estimate {
 // H1: elo = Elo1 (logistic Elo) with error rates Alpha and Beta.
 type SPRT struct {
 	Elo0, Elo1, Alpha, Beta float64
+	Model                   string // TEMP (h-match): "normalized" or "logistic"; the stats branch defines it
 }
 
 // Bounds returns the log-likelihood-ratio bounds: accept H0 at or below
