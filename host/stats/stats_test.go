@@ -79,7 +79,7 @@ func TestSPRT(t *testing.T) {
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	for _, bad := range []SPRT{{0, 10, 0, 0.05}, {10, 0, 0.05, 0.05}, {0, 10, 0.05, 1}} {
+	for _, bad := range []SPRT{{Elo0: 0, Elo1: 10, Alpha: 0, Beta: 0.05}, {Elo0: 10, Elo1: 0, Alpha: 0.05, Beta: 0.05}, {Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 1}} {
 		if bad.Validate() == nil {
 			t.Errorf("%+v validated", bad)
 		}
