@@ -523,3 +523,41 @@ func TestOutIsNeverOverwritten(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func FuzzReadRecords(f *testing.F) {
+	rec := `{"rules":"mnk:3x3x3","players":{"x":"a","o":"b"},"moves":[{"move":"a1","color":"x","ms":0}],"result":"","reason":"","winner":null,"round":1,"game":1}`
+	f.Add(rec + "\n" + rec + "\n")
+	f.Add(rec + "\n" + rec[:30])
+	f.Add(rec)
+	f.Add("\n\n" + rec + "\nhello")
+	f.Add(`{"ru`)
+	f.Fuzz(func(t *testing.T, data string) {
+		recs, tail, needNewline, err := readRecords("f", []byte(data))
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "--resume: f:") {
+				t.Fatalf("error without a line number: %v", err)
+			}
+			return
+		}
+		last := 0
+		for _, r := range recs {
+			if r.line <= last {
+				t.Fatalf("line numbers %d after %d", r.line, last)
+			}
+			last = r.line
+		}
+		if tail >= 0 {
+			if tail > int64(len(data)) || strings.Contains(data[tail:], "\n") || needNewline {
+				t.Fatalf("tail %d of %q", tail, data)
+			}
+			// What stays after the cut reads back to the same records.
+			again, tail2, _, err := readRecords("f", []byte(data[:tail]))
+			if err != nil || tail2 != -1 || len(again) != len(recs) {
+				t.Fatalf("after the cut: %d records, tail %d, %v", len(again), tail2, err)
+			}
+		}
+		if needNewline && strings.HasSuffix(data, "\n") {
+			t.Fatalf("needNewline for %q", data)
+		}
+	})
+}
