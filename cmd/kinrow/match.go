@@ -165,9 +165,12 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	// TODO(gomocup-tolerance): the one place to wire --gomocup-tolerance:
 	// pass *gomocupTolerance (cfg.GomocupTolerance below) to the loader's
-	// config (pluginbot.LoaderConfig) once the loader has a field for the
-	// tolerance of Gomocup engines; until then the flag is parsed and
-	// validated but the loader uses its own default.
+	// config (pluginbot.LoaderConfig, which hands it to enginebot.Config's
+	// Tolerance) once the loader has a field for the tolerance of Gomocup
+	// engines. Pass it only when the flag was given (fs.Visit), so that a
+	// manifest's own tolerance key wins over the default. Until then the
+	// flag is parsed and validated, and engines get the manifest's
+	// tolerance or enginebot's default (1 s, the same as the flag's).
 	loader, err := hf.loader(log)
 	if err != nil {
 		fmt.Fprintln(stderr, "kinrow match:", err)

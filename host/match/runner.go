@@ -215,7 +215,7 @@ var (
 
 // ErrOutNotEmpty is returned by Run when --out names a file that already
 // holds data and Resume is not set: a run never overwrites records.
-var ErrOutNotEmpty = errors.New("the --out file is not empty")
+var ErrOutNotEmpty = errors.New("the file is not empty")
 
 // openOut opens the records file for appending, creating it if needed. It
 // never truncates: without resume, a file that already holds data is
