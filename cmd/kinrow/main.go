@@ -29,7 +29,12 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// Ctrl-C, SIGTERM and SIGHUP (the terminal closed, or a supervisor's
+	// stop) end the session the same way: every subcommand stops its games
+	// and bots, the match prints the summary of the finished games, and the
+	// loader's cleanup runs. Without SIGHUP here its default action killed
+	// kinrow with no summary and its bots' sockets left behind.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	// Installed as pbrain-kinrow or pbrain-kinrow-NAME (make copies the
 	// binary so), kinrow is a Gomocup brain playing the default bot or NAME.
@@ -145,7 +150,7 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 		fmt.Fprintln(stderr, "kinrow:", err)
 		return 1
 	}
-	// Ctrl-C or SIGTERM: stop every bot (whole process groups) and leave.
+	// Ctrl-C, SIGTERM or SIGHUP: stop every bot (whole process groups) and leave.
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
