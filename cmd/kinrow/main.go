@@ -50,6 +50,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exportCmd(args[1:], stdout, stderr)
 		case "import":
 			return importCmd(args[1:], stdin, stdout, stderr)
+		case "view":
+			return viewCmd(ctx, args[1:], stdout, stderr)
 		case "help", "-h", "--help", "-help":
 			usage(stdout)
 			return 0
@@ -71,6 +73,7 @@ Usage:
   kinrow pbrain [flags]    be a Gomocup brain on stdin/stdout (kinrow pbrain -h)
   kinrow export [flags]    write records as PSQ, SGF, move lists or SVG (docs/VIEWER.md)
   kinrow import [flags]    read PSQ and SGF games as openings (kinrow import -h)
+  kinrow view [flags]      replay records in a local web page (docs/VIEWER.md)
   kinrow help              this text
   kinrow version           the version
 

@@ -28,7 +28,7 @@ const svgStyle = `.kr-bg{fill:var(--kr-board,#e8c47c)}.kr-connectx .kr-bg{fill:v
 	`.kr-mnk .kr-x circle{fill:var(--kr-mnk-x,#111)}.kr-mnk .kr-o circle{fill:var(--kr-mnk-o,#fafafa)}` +
 	`.kr-mark{fill:none;stroke-width:2.5;stroke-linecap:round}.kr-x .kr-mark{stroke:var(--kr-x-mark,#fff)}.kr-o .kr-mark{stroke:var(--kr-o-mark,#000)}` +
 	`.kr-last{fill:none;stroke:var(--kr-last,#00c853);stroke-width:3}` +
-	`.kr-win{stroke:var(--kr-win,#00e5ff);stroke-width:8;stroke-linecap:round;opacity:.75}`
+	`.kr-win{stroke:var(--kr-win,#00e5ff);stroke-width:6;stroke-linecap:round;opacity:.6}`
 
 // SVG draws the position after the first ply moves of g (all of them if
 // ply is negative or past the end) as a standalone SVG document: every
