@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/hashicorp/go-hclog"
+
 	"github.com/kinrow/kinrow/host/view"
 )
 
@@ -58,4 +60,24 @@ func viewCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// startLiveView serves the viewer with a live hub on addr, for kinrow match
+// --view: it prints the page's address on w and serves until ctx ends. The
+// match runner feeds the returned hub (GameStarted, Move, GameEnded,
+// Summary; see docs/VIEWER.md); games it ends join the page's replay list.
+func startLiveView(ctx context.Context, addr string, log hclog.Logger, w io.Writer) (*view.Hub, error) {
+	ln, err := view.Listen(ctx, addr, log)
+	if err != nil {
+		return nil, err
+	}
+	hub := view.NewHub()
+	srv := view.New(view.Config{Hub: hub, Logger: log})
+	fmt.Fprintf(w, "kinrow: watch the match at http://%s/\n", ln.Addr())
+	go func() {
+		if err := srv.Serve(ctx, ln); err != nil {
+			log.Error("viewer stopped", "error", err)
+		}
+	}()
+	return hub, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"net/http"
 	"os"
@@ -10,6 +11,12 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/engine/record"
+	"github.com/kinrow/kinrow/host/view"
 )
 
 // startView runs bin/kinrow view on a free loopback port and returns its
@@ -96,5 +103,33 @@ func TestViewServesAndReportsBadInput(t *testing.T) {
 	cmd.Wait()
 	if !strings.Contains(warn, "[WARN]") || !strings.Contains(warn, "beyond this machine") {
 		t.Errorf("--listen 0.0.0.0:0 logged %q, want a warning", warn)
+	}
+}
+
+// startLiveView (behind kinrow match --view) serves a hub's games as events.
+func TestStartLiveView(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out strings.Builder
+	hub, err := startLiveView(ctx, "127.0.0.1:0", hclog.NewNullLogger(), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub.GameStarted(view.GameInfo{ID: 1, Rules: engine.Connect4(), Players: record.Players{X: "a", O: "b"}})
+	hub.Move(1, 3, 5, nil)
+	url := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(out.String()), "kinrow: watch the match at "), "/")
+	resp, err := http.Get(url + "/api/events")
+	if err != nil {
+		t.Fatalf("%v (printed %q)", err, out.String())
+	}
+	defer resp.Body.Close()
+	br := bufio.NewReader(resp.Body)
+	ev, _ := br.ReadString('\n')
+	data, _ := br.ReadString('\n')
+	if ev != "event: snapshot\n" || !strings.Contains(data, `"move":"4"`) || !strings.Contains(data, `"x":"a"`) {
+		t.Errorf("first event %q %q", ev, data)
+	}
+	if _, err := startLiveView(ctx, strings.TrimPrefix(url, "http://"), hclog.NewNullLogger(), io.Discard); err == nil || !strings.Contains(err.Error(), "in use") {
+		t.Errorf("a second viewer on the same port: %v", err)
 	}
 }

@@ -75,8 +75,8 @@ type LiveGame struct {
 	// Replay is the game's number in the replay list once it has ended.
 	Replay  int       `json:"replay,omitempty"`
 	Started time.Time `json:"started"`
+	pos     *engine.Position
 	moves   []engine.Move
-	rec     *record.Record
 }
 
 // Event is one message of the event stream: its kind ("snapshot", "start",
@@ -112,10 +112,14 @@ func NewHub() *Hub {
 	return &Hub{games: map[int]*LiveGame{}, subs: map[chan Event]struct{}{}}
 }
 
-// GameStarted announces a game (with the moves of its opening, if any,
-// sent through Move afterwards like the others).
+// GameStarted announces a game; the moves of its opening, if any, follow
+// through Move like the others (with 0 ms). Invalid rules are ignored.
 func (h *Hub) GameStarted(info GameInfo) {
-	g := &LiveGame{GameInfo: info, RulesText: info.Rules.String(), Moves: []LiveMove{}, Started: time.Now().UTC()}
+	if info.Rules.Validate() != nil {
+		return
+	}
+	g := &LiveGame{GameInfo: info, RulesText: info.Rules.String(), Moves: []LiveMove{}, Started: time.Now().UTC(),
+		pos: engine.NewPosition(info.Rules)}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if _, ok := h.games[info.ID]; !ok {
@@ -135,11 +139,11 @@ func (h *Hub) Move(id int, m engine.Move, ms int64, search *SearchInfo) {
 	if g == nil || g.Result != "" {
 		return
 	}
-	pos := engine.NewPosition(g.Rules)
-	if pos.PlayMoveList(g.moves) != nil || pos.Check(m) != nil {
+	if g.pos == nil || g.pos.Check(m) != nil {
 		return
 	}
-	color := pos.ToMove().String()
+	color := g.pos.ToMove().String()
+	g.pos.Play(m)
 	lm := LiveMove{Move: g.Rules.FormatMove(m), Color: color, MS: ms, Search: search}
 	g.moves = append(g.moves, m)
 	g.Moves = append(g.Moves, lm)
@@ -173,7 +177,7 @@ func (h *Hub) GameEnded(id int, rec *record.Record) {
 			lg.Moves = append(lg.Moves, LiveMove{Move: m.Move, Color: m.Color, MS: m.MS})
 		}
 	}
-	lg.Result, lg.Reason, lg.Detail, lg.rec = rec.Result, string(rec.Reason), rec.Detail, rec
+	lg.Result, lg.Reason, lg.Detail, lg.pos = rec.Result, string(rec.Reason), rec.Detail, nil
 	if lg.Result == "" {
 		lg.Result = "*" // ended without a result: abandoned
 	}
