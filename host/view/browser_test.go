@@ -158,6 +158,19 @@ func TestBrowserReplay(t *testing.T) {
 		}
 		check(0)
 	}
+	// A game that does not exist: a message on the page, no board.
+	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/?game=99&ply=3"),
+		chromedp.WaitVisible(chromedp.CSS(`#games tbody tr`))); err != nil {
+		t.Fatal(err)
+	}
+	var msg string
+	for try := 0; try < 200 && !strings.Contains(msg, "does not exist"); try++ {
+		time.Sleep(50 * time.Millisecond)
+		msg, _ = chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#subtitle")))
+	}
+	if !strings.Contains(msg, "game 99 does not exist: the records hold 2 games (1 to 2)") {
+		t.Errorf("?game=99 shows %q", msg)
+	}
 	// Screenshots of a Connect-4 and a gomoku position (dark and light).
 	dir := os.Getenv("KINROW_SCREENSHOTS")
 	if dir == "" {
