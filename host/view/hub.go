@@ -72,7 +72,8 @@ type LiveGame struct {
 	Result    string     `json:"result"`
 	Reason    string     `json:"reason,omitempty"`
 	Detail    string     `json:"detail,omitempty"`
-	// Replay is the game's number in the replay list once it has ended.
+	// Replay is the game's number in the server's replay list (/?game=N)
+	// once it has ended.
 	Replay  int       `json:"replay,omitempty"`
 	Started time.Time `json:"started"`
 	pos     *engine.Position
@@ -105,6 +106,9 @@ type Hub struct {
 	finished []*record.Record
 	summary  *Summary
 	subs     map[chan Event]struct{}
+	// replayBase counts the replay list's games before the hub's (the
+	// server's files); nil for none.
+	replayBase func() int
 }
 
 // NewHub returns an empty hub.
@@ -182,7 +186,10 @@ func (h *Hub) GameEnded(id int, rec *record.Record) {
 		lg.Result = "*" // ended without a result: abandoned
 	}
 	h.finished = append(h.finished, rec)
-	lg.Replay = len(h.finished) // offset by the server
+	lg.Replay = len(h.finished)
+	if h.replayBase != nil {
+		lg.Replay += h.replayBase()
+	}
 	h.trim()
 	h.publish("end", lg)
 }
@@ -276,6 +283,14 @@ func (h *Hub) liveGame(id int) (*recordfmt.Game, bool) {
 		return nil, false
 	}
 	return &recordfmt.Game{Rules: g.Rules, Players: g.Players, Moves: append([]engine.Move(nil), g.moves...), Result: g.Result}, true
+}
+
+// setReplayBase tells the hub how many games precede its own in the
+// replay list.
+func (h *Hub) setReplayBase(f func() int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.replayBase = f
 }
 
 // finishedRecords returns the records of the ended games, in end order.

@@ -60,7 +60,15 @@ func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = hclog.NewNullLogger()
 	}
-	return &Server{hub: cfg.Hub, log: cfg.Logger}
+	s := &Server{hub: cfg.Hub, log: cfg.Logger}
+	if s.hub != nil {
+		s.hub.setReplayBase(func() int {
+			s.mu.RLock()
+			defer s.mu.RUnlock()
+			return len(s.games)
+		})
+	}
+	return s
 }
 
 // AddRecords loads a records file's games into the replay list. A file

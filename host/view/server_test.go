@@ -307,7 +307,7 @@ func TestHubEventStream(t *testing.T) {
 	ev = next(t, events)
 	var end LiveGame
 	json.Unmarshal([]byte(ev.data), &end)
-	if ev.kind != "end" || end.ID != 1 || end.Result != "X+" || end.Reason != "win" || len(end.Moves) != 7 || end.Replay != 1 {
+	if ev.kind != "end" || end.ID != 1 || end.Result != "X+" || end.Reason != "win" || len(end.Moves) != 7 || end.Replay != 6 {
 		t.Fatalf("event %s %s, want game 1's end, X+ win, 7 moves", ev.kind, ev.data)
 	}
 	llr := 1.5

@@ -171,7 +171,13 @@ async function refreshFocus() {
   if (!g) { $("live-focus").hidden = true; return; }
   $("live-focus").hidden = false;
   text($("focus-title"), `${g.players.x} (x) vs ${g.players.o} (o) · ${g.rules}`);
-  text($("focus-info"), liveInfo(g) + (g.replay ? " · replay: game " + g.replay : ""));
+  text($("focus-info"), liveInfo(g));
+  const link = document.createElement("a");
+  if (g.replay) {
+    link.href = `/?game=${g.replay}`;
+    link.textContent = ` · replay game ${g.replay}`;
+    $("focus-info").append(link);
+  }
   const r = await fetch(`/api/live/${g.id}/svg`);
   if (r.ok) $("focus-board").innerHTML = await r.text();
 }
