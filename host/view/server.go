@@ -43,7 +43,17 @@ type Server struct {
 	hub *Hub
 	log hclog.Logger
 
-	mu       sync.RWMutex
+	mu       sync.Mutex
+	sources  []*source
+	problems []string // not tied to a source
+}
+
+// source is one records file of the replay list. A file added by path is
+// read again when its size or time changes (a match still writing it).
+type source struct {
+	path     string // "" for records read once
+	size     int64
+	mod      time.Time
 	games    []*replayGame
 	problems []string
 }
@@ -63,36 +73,75 @@ func New(cfg Config) *Server {
 	s := &Server{hub: cfg.Hub, log: cfg.Logger}
 	if s.hub != nil {
 		s.hub.setReplayBase(func() int {
-			s.mu.RLock()
-			defer s.mu.RUnlock()
-			return len(s.games)
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			n := 0
+			for _, src := range s.sources {
+				n += len(src.games)
+			}
+			return n
 		})
 	}
 	return s
 }
 
-// AddRecords loads a records file's games into the replay list. A file
-// that cannot be read or is not kinrow records is returned as an error and
-// also listed among the page's problems; a torn last line is a problem
-// only (the other games load). The server serves whatever loaded.
-func (s *Server) AddRecords(name string, r io.Reader) error {
+// load reads a source's records, replacing its games and problems.
+func (src *source) load(name string, r io.Reader) error {
 	recs, warns, err := recordfmt.LoadRecords(r, name)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.problems = append(s.problems, warns...)
+	src.problems = append([]string(nil), warns...)
+	src.games = nil
 	if err != nil {
-		s.problems = append(s.problems, err.Error())
+		src.problems = append(src.problems, err.Error())
 		return err
 	}
 	for i, rec := range recs {
 		g, err := recordfmt.FromRecord(rec)
 		if err != nil { // LoadRecords replayed it already
-			s.problems = append(s.problems, fmt.Sprintf("%s game %d: %v", name, i+1, err))
+			src.problems = append(src.problems, fmt.Sprintf("%s game %d: %v", name, i+1, err))
 			continue
 		}
-		s.games = append(s.games, &replayGame{file: name, rec: rec, game: g})
+		src.games = append(src.games, &replayGame{file: name, rec: rec, game: g})
 	}
 	return nil
+}
+
+// loadPath (re)reads a source from its file.
+func (src *source) loadPath() error {
+	f, err := os.Open(src.path)
+	if err != nil {
+		src.games, src.problems = nil, []string{err.Error()}
+		return err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil {
+		src.size, src.mod = st.Size(), st.ModTime()
+	}
+	return src.load(src.path, f)
+}
+
+// AddRecords loads records into the replay list, once. Records that cannot
+// be read or are not kinrow's are returned as an error and also listed
+// among the page's problems; a torn last line is a problem only (the other
+// games load). The server serves whatever loaded.
+func (s *Server) AddRecords(name string, r io.Reader) error {
+	src := &source{}
+	err := src.load(name, r)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sources = append(s.sources, src)
+	return err
+}
+
+// AddFile loads the records file at path, as AddRecords does, and reads it
+// again whenever it has changed when the page asks (a match writing it).
+// A file that does not open is listed among the page's problems too.
+func (s *Server) AddFile(path string) error {
+	src := &source{path: path}
+	err := src.loadPath()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sources = append(s.sources, src)
+	return err
 }
 
 // AddProblem lists a problem on the page (e.g. a file that does not open).
@@ -102,11 +151,23 @@ func (s *Server) AddProblem(msg string) {
 	s.problems = append(s.problems, msg)
 }
 
-// allGames returns the replay list: the files' games, then the hub's ended ones.
+// allGames returns the replay list, files read again if they changed: the
+// files' games, then the hub's ended ones.
 func (s *Server) allGames() []*replayGame {
-	s.mu.RLock()
-	games := append([]*replayGame(nil), s.games...)
-	s.mu.RUnlock()
+	var games []*replayGame
+	s.mu.Lock()
+	for _, src := range s.sources {
+		if src.path != "" {
+			st, err := os.Stat(src.path)
+			if err != nil || st.Size() != src.size || !st.ModTime().Equal(src.mod) {
+				if err := src.loadPath(); err != nil {
+					s.log.Warn("records not reloaded", "error", err)
+				}
+			}
+		}
+		games = append(games, src.games...)
+	}
+	s.mu.Unlock()
 	if s.hub != nil {
 		for _, rec := range s.hub.finishedRecords() {
 			g, err := recordfmt.FromRecord(rec)
@@ -117,6 +178,17 @@ func (s *Server) allGames() []*replayGame {
 		}
 	}
 	return games
+}
+
+// allProblems lists what the page reports in red.
+func (s *Server) allProblems() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := append([]string{}, s.problems...)
+	for _, src := range s.sources {
+		out = append(out, src.problems...)
+	}
+	return out
 }
 
 // Handler returns the HTTP handler of the viewer.
@@ -195,9 +267,7 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 		}
 		out.Games = append(out.Games, summarize(i+1, g))
 	}
-	s.mu.RLock()
-	out.Problems = append(out.Problems, s.problems...)
-	s.mu.RUnlock()
+	out.Problems = s.allProblems()
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -385,16 +455,4 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		srv.Shutdown(shut)
 		return nil
 	}
-}
-
-// AddFile loads the records file at path; see AddRecords. A file that
-// does not open is listed among the page's problems too.
-func (s *Server) AddFile(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		s.AddProblem(err.Error())
-		return err
-	}
-	defer f.Close()
-	return s.AddRecords(path, f)
 }

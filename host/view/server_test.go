@@ -409,3 +409,41 @@ func TestServeStops(t *testing.T) {
 	}
 	resp.Body.Close()
 }
+
+// A records file still being written is read again when it changes: the
+// games a match appends show up in the list, a torn line meanwhile is a
+// warning only.
+func TestGrowingFileIsReread(t *testing.T) {
+	data, err := os.ReadFile(records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSpace(string(data)), "\n")
+	path := t.TempDir() + "/growing.jsonl"
+	os.WriteFile(path, []byte(lines[0]), 0o644)
+	ts := newTestServer(t, nil, path)
+	count := func() (int, []string) {
+		_, _, body := get(t, ts.URL+"/api/games")
+		var l gameList
+		json.Unmarshal([]byte(body), &l)
+		return l.Total, l.Problems
+	}
+	if n, p := count(); n != 1 || len(p) != 0 {
+		t.Fatalf("%d games, problems %v; want 1 and none", n, p)
+	}
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(lines[1] + lines[2][:30])
+	f.Close()
+	if n, p := count(); n != 2 || len(p) != 1 || !strings.Contains(p[0], "torn last line") {
+		t.Fatalf("after a game and a torn line: %d games, problems %v", n, p)
+	}
+	f, _ = os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(lines[2][30:] + "\n")
+	f.Close()
+	if n, p := count(); n != 3 || len(p) != 0 {
+		t.Fatalf("after the line completed: %d games, problems %v", n, p)
+	}
+	if code, _, _ := get(t, ts.URL+"/api/games/3/svg"); code != 200 {
+		t.Errorf("the new game 3: %d", code)
+	}
+}
