@@ -51,6 +51,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return solveCmd(ctx, args[1:], stdin, stdout, stderr)
 		case "pbrain":
 			return pbrainCmd(ctx, args[1:], stdin, stdout, stderr)
+		case "export":
+			return exportCmd(args[1:], stdout, stderr)
+		case "import":
+			return importCmd(args[1:], stdin, stdout, stderr)
+		case "view":
+			return viewCmd(ctx, args[1:], stdout, stderr)
 		case "help", "-h", "--help", "-help":
 			usage(stdout)
 			return 0
@@ -70,6 +76,9 @@ Usage:
   kinrow match [flags]     play automated matches and tournaments (docs/MATCHES.md)
   kinrow solve [flags]     solve positions read from stdin (kinrow solve -h)
   kinrow pbrain [flags]    be a Gomocup brain on stdin/stdout (kinrow pbrain -h)
+  kinrow export [flags]    write records as PSQ, SGF, move lists or SVG (docs/VIEWER.md)
+  kinrow import [flags]    read PSQ and SGF games as openings (kinrow import -h)
+  kinrow view [flags]      replay records in a local web page (docs/VIEWER.md)
   kinrow help              this text
   kinrow version           the version
 
