@@ -8,7 +8,7 @@ BOT_BINS := $(addprefix $(BIN)/kinrow-bot-,$(BOTS))
 PBRAIN_BINS := $(BIN)/pbrain-kinrow $(addprefix $(BIN)/pbrain-kinrow-,$(BOTS))
 TEST_TIMEOUT ?= 15m
 
-.PHONY: all build run test test-long bench fuzz generate vet clean $(BIN)/kinrow $(BOT_BINS) $(BIN)/pbrain-kinrow java java-skip java-course
+.PHONY: all build run test test-long test-browser screenshots chromium bench fuzz generate vet clean $(BIN)/kinrow $(BOT_BINS) $(BIN)/pbrain-kinrow java java-skip java-course
 
 # The Java bridge (docs/BOTS.md, "Course players in Java"): built when javac
 # is installed (JDK 17 or later; .ci/run installs Debian's
@@ -78,6 +78,20 @@ test: build vet
 vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+
+# The viewer's browser tests (host/view) in headless Chromium, installed
+# from Debian if missing (they skip without it under make test).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { echo "installing Debian's chromium for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+test-browser: chromium
+	$(GO) test -count=1 -run Browser -v ./host/view/
+
+# Rewrites the screenshots the README shows (docs/viewer-*.png).
+screenshots: chromium
+	KINROW_SCREENSHOTS=$(CURDIR)/docs $(GO) test -count=1 -run BrowserReplay ./host/view/
 
 # Long correctness runs against the shared Connect-4 sets.
 test-long: build

@@ -11,9 +11,10 @@ import (
 type matchSummary struct {
 	Games    int
 	Pairings []struct {
-		A, B                     string
-		Games, Wins, Draws, Loss int
-		Forfeits                 map[string]map[string]int
+		A, B               string
+		Games, Wins, Draws int
+		Loss               int `json:"losses"`
+		Bots               summaryBots
 	}
 }
 
@@ -49,7 +50,7 @@ func TestBotsNeverForfeit(t *testing.T) {
 				sum := runMatch(t, "--rules", rules, "--bot", bot, "--bot", "random", "--games", "2",
 					"--concurrency", "2", "--movetime", "100ms", "--max-plies", "80")
 				for _, p := range sum.Pairings {
-					for who, f := range p.Forfeits {
+					for who, f := range p.Bots.forfeits() {
 						if len(f) > 0 {
 							t.Errorf("%s forfeited on %s: %v", who, rules, f)
 						}

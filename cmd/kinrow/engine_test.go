@@ -126,7 +126,7 @@ func checkNoEngineProcesses(t *testing.T, dirs ...string) {
 type pairing struct {
 	A, B        string
 	Games, Wins int
-	Forfeits    map[string]map[string]int
+	Bots        summaryBots
 }
 
 func runEngineMatch(t *testing.T, dir string, args ...string) ([]pairing, []*record.Record) {
@@ -234,8 +234,8 @@ func TestMisbehavingEnginesForfeitInMatch(t *testing.T) {
 		t.Fatalf("pairings %+v, %d records", pairs, len(recs))
 	}
 	for _, p := range pairs {
-		if p.A != "random" || p.Wins != 2 || p.Forfeits[p.B][want[p.B]] != 2 {
-			t.Errorf("pairing %s vs %s: wins %d, forfeits %v; want random to win both by %s", p.A, p.B, p.Wins, p.Forfeits, want[p.B])
+		if p.A != "random" || p.Wins != 2 || p.Bots.forfeits()[p.B][want[p.B]] != 2 {
+			t.Errorf("pairing %s vs %s: wins %d, forfeits %v; want random to win both by %s", p.A, p.B, p.Wins, p.Bots.forfeits(), want[p.B])
 		}
 	}
 	details := map[string]string{

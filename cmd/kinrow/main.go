@@ -29,7 +29,12 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// Ctrl-C, SIGTERM and SIGHUP (the terminal closed, or a supervisor's
+	// stop) end the session the same way: every subcommand stops its games
+	// and bots, the match prints the summary of the finished games, and the
+	// loader's cleanup runs. Without SIGHUP here its default action killed
+	// kinrow with no summary and its bots' sockets left behind.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	// Installed as pbrain-kinrow or pbrain-kinrow-NAME (make copies the
 	// binary so), kinrow is a Gomocup brain playing the default bot or NAME.
@@ -46,6 +51,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return solveCmd(ctx, args[1:], stdin, stdout, stderr)
 		case "pbrain":
 			return pbrainCmd(ctx, args[1:], stdin, stdout, stderr)
+		case "export":
+			return exportCmd(args[1:], stdout, stderr)
+		case "import":
+			return importCmd(args[1:], stdin, stdout, stderr)
+		case "view":
+			return viewCmd(ctx, args[1:], stdout, stderr)
 		case "java-manifest":
 			return javaManifestCmd(ctx, args[1:], stdout, stderr)
 		case "help", "-h", "--help", "-help":
@@ -67,6 +78,9 @@ Usage:
   kinrow match [flags]     play automated matches and tournaments (docs/MATCHES.md)
   kinrow solve [flags]     solve positions read from stdin (kinrow solve -h)
   kinrow pbrain [flags]    be a Gomocup brain on stdin/stdout (kinrow pbrain -h)
+  kinrow export [flags]    write records as PSQ, SGF, move lists or SVG (docs/VIEWER.md)
+  kinrow import [flags]    read PSQ and SGF games as openings (kinrow import -h)
+  kinrow view [flags]      replay records in a local web page (docs/VIEWER.md)
   kinrow java-manifest     an engine manifest for a course Java player (kinrow java-manifest -h)
   kinrow help              this text
   kinrow version           the version
@@ -148,7 +162,7 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 		fmt.Fprintln(stderr, "kinrow:", err)
 		return 1
 	}
-	// Ctrl-C or SIGTERM: stop every bot (whole process groups) and leave.
+	// Ctrl-C, SIGTERM or SIGHUP: stop every bot (whole process groups) and leave.
 	done := make(chan struct{})
 	defer close(done)
 	go func() {

@@ -7,7 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,13 +36,17 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 const matchUsage = `Usage: kinrow match --rules RULES --bot A --bot B [--bot C ...] --games N
          [--concurrency J] (--movetime 100ms | --tc 10s+0.1s)
          [--openings FILE | --random-plies P] [--out FILE.jsonl] [--resume]
-         [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05] [--gauntlet] [--seed S]
-         [--bot-opt NAME:KEY=VALUE ...] [--max-plies N] [--format text|json]
+         [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized]
+         [--gauntlet] [--seed S] [--bot-opt NAME:KEY=VALUE ...] [--max-plies N]
+         [--gomocup-tolerance 1s] [--format text|json]
 
 Plays games between bots under the host's referee rules. Two bots play a
 match; more play a round robin, or with --gauntlet the first plays each of
 the others. --games is the number of games per pairing; every opening is
-played twice with colours swapped. See docs/MATCHES.md.
+played twice with colours swapped. --out is never overwritten: a file that
+already holds games is refused unless --resume continues it. Ctrl-C,
+SIGTERM or SIGHUP abandon the games being played and print the summary of
+the finished ones. See docs/MATCHES.md.
 
 Examples:
   kinrow match --rules connect4 --bot alphabeta --bot random --games 20 --movetime 100ms
@@ -66,9 +72,10 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	tc := fs.String("tc", "", "game clock MAIN+INC, e.g. 10s+0.1s")
 	openings := fs.String("openings", "", "file of openings, one move list per line")
 	randomPlies := fs.Int("random-plies", 0, "open every pair with P random plies")
-	out := fs.String("out", "", "append one JSON record per finished game to this file")
-	resume := fs.Bool("resume", false, "play only the games --out does not hold yet")
-	sprt := fs.String("sprt", "", "stop early by SPRT: elo0=0,elo1=10,alpha=0.05,beta=0.05")
+	out := fs.String("out", "", "write one JSON record per finished game to this file (new or empty, or with --resume)")
+	resume := fs.Bool("resume", false, "play only the games --out does not hold yet, appending to it")
+	sprt := fs.String("sprt", "", "stop early by SPRT: elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized|logistic")
+	gomocupTolerance := fs.Duration("gomocup-tolerance", time.Second, "time Gomocup engines may take beyond timeout_turn before they forfeit (GomocupJudge's default)")
 	gauntlet := fs.Bool("gauntlet", false, "the first bot plays each of the others")
 	seed := fs.Uint64("seed", 1, "seed of the schedule (random openings)")
 	maxPlies := fs.Int("max-plies", 0, "adjudicate a draw after N plies (0: no limit)")
@@ -121,6 +128,9 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *resume && *out == "" {
 		return bad("--resume needs --out")
 	}
+	if *gomocupTolerance < 0 {
+		return bad("--gomocup-tolerance %v: must be 0 or more", *gomocupTolerance)
+	}
 	if *openings != "" && *randomPlies > 0 {
 		return bad("give --openings or --random-plies, not both")
 	}
@@ -153,6 +163,14 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return bad("--bot-opt %q: no --bot %s in this match", o, name)
 		}
 	}
+	// TODO(gomocup-tolerance): the one place to wire --gomocup-tolerance:
+	// pass *gomocupTolerance (cfg.GomocupTolerance below) to the loader's
+	// config (pluginbot.LoaderConfig, which hands it to enginebot.Config's
+	// Tolerance) once the loader has a field for the tolerance of Gomocup
+	// engines. Pass it only when the flag was given (fs.Visit), so that a
+	// manifest's own tolerance key wins over the default. Until then the
+	// flag is parsed and validated, and engines get the manifest's
+	// tolerance or enginebot's default (1 s, the same as the flag's).
 	loader, err := hf.loader(log)
 	if err != nil {
 		fmt.Fprintln(stderr, "kinrow match:", err)
@@ -183,18 +201,15 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	cfg := match.Config{
 		Rules: rules, Bots: specs, Gauntlet: *gauntlet, Games: *games, Concurrency: *concurrency,
 		Clock: clock, Grace: hf.grace, Openings: ops, RandomPlies: *randomPlies, MaxPlies: *maxPlies,
-		Seed: *seed, SPRT: sprtCfg, Out: *out, Resume: *resume, Loader: loader, Logger: log,
+		Seed: *seed, SPRT: sprtCfg, Out: *out, Resume: *resume, GomocupTolerance: *gomocupTolerance,
+		Loader: loader, Logger: log,
 	}
 	if err := cfg.Validate(); err != nil {
 		return bad("%v", err)
 	}
-	if *out != "" {
-		f, err := os.OpenFile(*out, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			return bad("--out: %v", err)
-		}
-		f.Close()
-	}
+	// match.Run checks --out (writable; new or empty unless --resume, whose
+	// records must all belong to this run) before any game starts: its
+	// errors without a summary are bad input (exit 2).
 	var bar *progressbar.ProgressBar
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		bar = progressbar.NewOptions(1, progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),
@@ -226,7 +241,9 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	if *format == "json" {
-		writeSummaryJSON(stdout, sum, sprtCfg)
+		if err := writeSummaryJSON(stdout, sum, sprtCfg); err != nil {
+			fmt.Fprintln(stderr, "kinrow match:", err)
+		}
 	} else {
 		writeSummaryText(stdout, sum, sprtCfg)
 	}
@@ -237,15 +254,36 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return 0
 }
 
-// parseSPRT reads "elo0=0,elo1=10,alpha=0.05,beta=0.05" (missing keys take
-// those defaults).
+// sprtModels are the Elo models --sprt accepts (fastchess's names).
+var sprtModels = []string{"normalized", "logistic"}
+
+// parseSPRT reads "elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized"
+// (missing keys take those defaults: the model is fastchess's default).
 func parseSPRT(s string) (stats.SPRT, error) {
-	t := stats.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}
+	t := stats.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: "normalized"}
+	seen := map[string]bool{}
 	for _, kv := range strings.Split(s, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		if !ok {
+			return t, fmt.Errorf("%q: want KEY=VALUE with keys elo0, elo1, alpha, beta, model", kv)
+		}
+		if seen[k] {
+			return t, fmt.Errorf("%s is given twice", k)
+		}
+		seen[k] = true
+		if k == "model" {
+			if !slices.Contains(sprtModels, v) {
+				return t, fmt.Errorf("model=%q: accepted are %s", v, strings.Join(sprtModels, " and "))
+			}
+			t.Model = v
+			continue
+		}
+		if !slices.Contains([]string{"elo0", "elo1", "alpha", "beta"}, k) {
+			return t, fmt.Errorf("unknown key %q: accepted are elo0, elo1, alpha, beta, model", k)
+		}
 		f, err := strconv.ParseFloat(v, 64)
-		if !ok || err != nil {
-			return t, fmt.Errorf("%q: want KEY=NUMBER with keys elo0, elo1, alpha, beta", kv)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return t, fmt.Errorf("%q: want KEY=NUMBER (a finite number) with keys elo0, elo1, alpha, beta, or model=%s", kv, strings.Join(sprtModels, "|"))
 		}
 		switch k {
 		case "elo0":
@@ -256,8 +294,6 @@ func parseSPRT(s string) (stats.SPRT, error) {
 			t.Alpha = f
 		case "beta":
 			t.Beta = f
-		default:
-			return t, fmt.Errorf("unknown key %q: accepted are elo0, elo1, alpha, beta", k)
 		}
 	}
 	return t, t.Validate()
@@ -273,6 +309,59 @@ func forfeitText(m map[record.Forfeit]int) string {
 		return "-"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// cnum prints a number as C's printf does for cutechess-cli's lines:
+// "inf", "-inf" and "nan" where Go would print "+Inf", "-Inf" and "NaN".
+func cnum(f float64, format byte, prec int) string {
+	switch {
+	case math.IsNaN(f):
+		return "nan"
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(f, format, prec, 64)
+}
+
+// drawRatio is the share of draws, 0 with no games.
+func drawRatio(w stats.WDL) float64 {
+	if w.N() == 0 {
+		return 0
+	}
+	return float64(w.D) / float64(w.N())
+}
+
+// eloError is the half-width of the 95% interval, as cutechess-cli's "+/-".
+func eloError(e stats.Estimate) float64 { return (e.High - e.Low) / 2 }
+
+// writeScore prints a pairing the way cutechess-cli does: wins of A,
+// wins of B (losses of A), draws, A's score and the number of games; the
+// same by the side A played and for x against o; then the Elo difference
+// with its error, the LOS and the draw ratio.
+func writeScore(w io.Writer, p *match.PairingStats) {
+	fmt.Fprintf(w, "Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", p.A, p.B, p.WDL.W, p.WDL.L, p.WDL.D, p.WDL.Score(), p.WDL.N())
+	for _, side := range []struct {
+		name string
+		wdl  stats.WDL
+	}{{"x", p.AsX}, {"o", p.AsO}} {
+		if side.wdl.N() > 0 {
+			fmt.Fprintf(w, "...      %s playing %s: %d - %d - %d  [%.3f] %d\n",
+				p.A, side.name, side.wdl.W, side.wdl.L, side.wdl.D, side.wdl.Score(), side.wdl.N())
+		}
+	}
+	if n := p.WDL.N(); n > 0 {
+		xWins, oWins := p.AsX.W+p.AsO.L, p.AsX.L+p.AsO.W
+		fmt.Fprintf(w, "...      x vs o: %d - %d - %d  [%.3f] %d\n",
+			xWins, oWins, p.WDL.D, (float64(xWins)+0.5*float64(p.WDL.D))/float64(n), n)
+	}
+	elo, margin := math.NaN(), math.NaN()
+	if p.WDL.N() > 0 {
+		elo, margin = p.Elo.Elo, eloError(p.Elo)
+	}
+	fmt.Fprintf(w, "Elo difference: %s +/- %s, LOS: %s %%, DrawRatio: %s %%\n",
+		cnum(elo, 'f', 1), cnum(margin, 'f', 1), cnum(100*p.LOS, 'f', 1), cnum(100*drawRatio(p.WDL), 'f', 1))
 }
 
 func writeSummaryText(w io.Writer, sum *match.Summary, sprt *stats.SPRT) {
@@ -291,52 +380,126 @@ func writeSummaryText(w io.Writer, sum *match.Summary, sprt *stats.SPRT) {
 			fmt.Sprintf("%d/%d", p.MedianMS[p.B], p.MaxMS[p.B]))
 	}
 	t.Render()
+	for _, p := range sum.Pairings {
+		writeScore(w, p)
+	}
 	if sprt != nil {
 		lo, hi := sprt.Bounds()
-		fmt.Fprintf(w, "SPRT elo0=%g elo1=%g alpha=%g beta=%g: LLR %.2f (%.2f, %.2f): %s\n",
-			sprt.Elo0, sprt.Elo1, sprt.Alpha, sprt.Beta, sprt.LLR(sum.Pairings[0].Penta), lo, hi, sum.Decision)
+		llr := sprt.LLR(sum.Pairings[0].Penta)
+		// cutechess-cli's line: the LLR as a share of the upper bound.
+		line := fmt.Sprintf("SPRT: llr %s (%s%%), lbound %s, ubound %s",
+			cnum(llr, 'g', 3), cnum(llr/hi*100, 'f', 1), cnum(lo, 'g', 3), cnum(hi, 'g', 3))
+		switch sum.Decision {
+		case stats.AcceptH0:
+			line += " - H0 was accepted"
+		case stats.AcceptH1:
+			line += " - H1 was accepted"
+		}
+		fmt.Fprintln(w, line)
+		fmt.Fprintf(w, "SPRT elo0=%g elo1=%g alpha=%g beta=%g model=%s: LLR %.2f (%.2f, %.2f): %s\n",
+			sprt.Elo0, sprt.Elo1, sprt.Alpha, sprt.Beta, sprt.Model, llr, lo, hi, sum.Decision)
 	}
 }
 
-func writeSummaryJSON(w io.Writer, sum *match.Summary, sprt *stats.SPRT) {
-	type pairing struct {
-		A, B                     string
-		Games, Wins, Draws, Loss int
-		Score                    float64
-		Elo, EloLow, EloHigh     float64
-		LOS                      float64
-		Penta                    [5]int
-		Forfeits                 map[string]map[record.Forfeit]int
-		MedianMS, MaxMS          map[string]int64
+// The JSON summary; every key is snake_case (TestMatchJSONKeysAreSnakeCase).
+type (
+	jsonSummary struct {
+		Rules       string        `json:"rules"`
+		Games       int           `json:"games"`
+		Interrupted bool          `json:"interrupted"`
+		Pairings    []jsonPairing `json:"pairings"`
+		SPRT        *jsonSPRT     `json:"sprt,omitempty"`
 	}
-	out := struct {
-		Rules       string    `json:"rules"`
-		Games       int       `json:"games"`
-		Interrupted bool      `json:"interrupted"`
-		Pairings    []pairing `json:"pairings"`
-		SPRT        *struct {
-			LLR, Lower, Upper float64
-			Decision          string
-		} `json:"sprt,omitempty"`
-	}{Rules: sum.Rules, Games: sum.Games, Interrupted: sum.Interrupted}
+	jsonPairing struct {
+		A         string  `json:"a"`
+		B         string  `json:"b"`
+		Games     int     `json:"games"`
+		Wins      int     `json:"wins"`
+		Draws     int     `json:"draws"`
+		Losses    int     `json:"losses"`
+		Score     float64 `json:"score"`
+		DrawRatio float64 `json:"draw_ratio"`
+		Elo       float64 `json:"elo"`
+		EloError  float64 `json:"elo_error"`
+		EloLow    float64 `json:"elo_low"`
+		EloHigh   float64 `json:"elo_high"`
+		LOS       float64 `json:"los"`
+		// Pentanomial counts the pairs A scored 0, ½, 1, 1½ and 2 points in.
+		Pentanomial [5]int  `json:"pentanomial"`
+		AAsX        jsonWDL `json:"a_as_x"`
+		AAsO        jsonWDL `json:"a_as_o"`
+		// Bots holds A, then B.
+		Bots [2]jsonBot `json:"bots"`
+	}
+	jsonWDL struct {
+		Games  int     `json:"games"`
+		Wins   int     `json:"wins"`
+		Draws  int     `json:"draws"`
+		Losses int     `json:"losses"`
+		Score  float64 `json:"score"`
+	}
+	jsonBot struct {
+		Name     string        `json:"name"`
+		Forfeits []jsonForfeit `json:"forfeits"`
+		MedianMS int64         `json:"median_ms"`
+		MaxMS    int64         `json:"max_ms"`
+	}
+	jsonForfeit struct {
+		Reason string `json:"reason"` // as in the records' "forfeit"
+		Count  int    `json:"count"`
+	}
+	jsonSPRT struct {
+		Elo0       float64 `json:"elo0"`
+		Elo1       float64 `json:"elo1"`
+		Alpha      float64 `json:"alpha"`
+		Beta       float64 `json:"beta"`
+		Model      string  `json:"model"`
+		LLR        float64 `json:"llr"`
+		LowerBound float64 `json:"lower_bound"`
+		UpperBound float64 `json:"upper_bound"`
+		Decision   string  `json:"decision"`
+	}
+)
+
+func toJSONWDL(w stats.WDL) jsonWDL {
+	return jsonWDL{Games: w.N(), Wins: w.W, Draws: w.D, Losses: w.L, Score: w.Score()}
+}
+
+func toJSONBot(p *match.PairingStats, name string) jsonBot {
+	b := jsonBot{Name: name, Forfeits: []jsonForfeit{}, MedianMS: p.MedianMS[name], MaxMS: p.MaxMS[name]}
+	for reason, n := range p.Forfeits[name] {
+		b.Forfeits = append(b.Forfeits, jsonForfeit{Reason: string(reason), Count: n})
+	}
+	sort.Slice(b.Forfeits, func(i, j int) bool { return b.Forfeits[i].Reason < b.Forfeits[j].Reason })
+	return b
+}
+
+func writeSummaryJSON(w io.Writer, sum *match.Summary, sprt *stats.SPRT) error {
+	out := jsonSummary{Rules: sum.Rules, Games: sum.Games, Interrupted: sum.Interrupted, Pairings: []jsonPairing{}}
 	for _, p := range sum.Pairings {
 		e := p.Elo
-		out.Pairings = append(out.Pairings, pairing{p.A, p.B, p.WDL.N(), p.WDL.W, p.WDL.D, p.WDL.L, p.WDL.Score(),
-			finite(e.Elo), finite(e.Low), finite(e.High), p.LOS, p.Penta, p.Forfeits, p.MedianMS, p.MaxMS})
+		out.Pairings = append(out.Pairings, jsonPairing{
+			A: p.A, B: p.B, Games: p.WDL.N(), Wins: p.WDL.W, Draws: p.WDL.D, Losses: p.WDL.L,
+			Score: p.WDL.Score(), DrawRatio: drawRatio(p.WDL),
+			Elo: finite(e.Elo), EloError: finite(eloError(e)), EloLow: finite(e.Low), EloHigh: finite(e.High),
+			LOS: p.LOS, Pentanomial: p.Penta, AAsX: toJSONWDL(p.AsX), AAsO: toJSONWDL(p.AsO),
+			Bots: [2]jsonBot{toJSONBot(p, p.A), toJSONBot(p, p.B)},
+		})
 	}
 	if sprt != nil {
 		lo, hi := sprt.Bounds()
-		out.SPRT = &struct {
-			LLR, Lower, Upper float64
-			Decision          string
-		}{sprt.LLR(sum.Pairings[0].Penta), lo, hi, sum.Decision.String()}
+		out.SPRT = &jsonSPRT{Elo0: sprt.Elo0, Elo1: sprt.Elo1, Alpha: sprt.Alpha, Beta: sprt.Beta, Model: sprt.Model,
+			LLR: finite(sprt.LLR(sum.Pairings[0].Penta)), LowerBound: lo, UpperBound: hi, Decision: sum.Decision.String()}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	enc.Encode(out)
+	if err := enc.Encode(out); err != nil {
+		return fmt.Errorf("write the JSON summary: %w", err)
+	}
+	return nil
 }
 
-// finite clamps ±Inf (all games won or lost) for JSON.
+// finite clamps ±Inf (all games won or lost) for JSON, and NaN to 0.
 func finite(f float64) float64 {
 	switch {
 	case f > 9999:

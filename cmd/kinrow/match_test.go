@@ -1,16 +1,24 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/kinrow/kinrow/engine/record"
+	"github.com/kinrow/kinrow/host/stats"
+	"github.com/kinrow/kinrow/protocol/gtp"
 )
 
 // kinrowCmd prepares bin/kinrow with the test bots on the path and a private
@@ -42,23 +50,34 @@ func TestMatchForfeitsAreCredited(t *testing.T) {
 		t.Errorf("the match took %v: it waited on bots", took)
 	}
 	var sum struct {
-		Games    int
+		Games    int `json:"games"`
 		Pairings []struct {
-			A, B        string
-			Games, Wins int
-			Forfeits    map[string]map[string]int
-		}
+			A     string `json:"a"`
+			B     string `json:"b"`
+			Games int    `json:"games"`
+			Wins  int    `json:"wins"`
+			Bots  []struct {
+				Name     string `json:"name"`
+				Forfeits []struct {
+					Reason string `json:"reason"`
+					Count  int    `json:"count"`
+				} `json:"forfeits"`
+			} `json:"bots"`
+		} `json:"pairings"`
 	}
 	if err := json.Unmarshal([]byte(stdout.String()), &sum); err != nil {
 		t.Fatalf("summary is not JSON: %v\n%s", err, stdout.String())
 	}
+	checkSnakeCase(t, stdout.String())
 	want := map[string]string{"hang": "timeout", "crash": "crash", "illegal": "illegal move", "late": "timeout"}
 	if sum.Games != 8 || len(sum.Pairings) != 4 {
 		t.Fatalf("summary: %+v", sum)
 	}
 	for _, p := range sum.Pairings {
-		if p.A != "random" || p.Wins != 2 || p.Forfeits[p.B][want[p.B]] != 2 {
-			t.Errorf("pairing %s vs %s: wins %d, forfeits %v; want random to win both by %s", p.A, p.B, p.Wins, p.Forfeits, want[p.B])
+		ok := len(p.Bots) == 2 && p.Bots[0].Name == p.A && p.Bots[1].Name == p.B && len(p.Bots[0].Forfeits) == 0 &&
+			len(p.Bots[1].Forfeits) == 1 && p.Bots[1].Forfeits[0].Reason == want[p.B] && p.Bots[1].Forfeits[0].Count == 2
+		if p.A != "random" || p.Wins != 2 || !ok {
+			t.Errorf("pairing %s vs %s: wins %d, bots %+v; want random to win both by %s", p.A, p.B, p.Wins, p.Bots, want[p.B])
 		}
 	}
 	data, err := os.ReadFile(out)
@@ -84,6 +103,17 @@ func TestMatchBadInput(t *testing.T) {
 	os.WriteFile(bad, []byte("44\n# fine\n4x\n"), 0o644)
 	other := filepath.Join(dir, "other.jsonl")
 	os.WriteFile(other, []byte(`{"rules":"mnk:3x3x3","players":{"x":"random","o":"random#2"},"moves":[],"result":"0","reason":"draw","winner":null,"round":1,"game":1}`+"\n"), 0o644)
+	// Game 1 of random vs random#2, x wins in column 1; twice.
+	game1 := `{"rules":"connectx:6x7x4","players":{"x":"random","o":"random#2"},"moves":[` +
+		`{"move":"1","color":"x","ms":1},{"move":"2","color":"o","ms":1},{"move":"1","color":"x","ms":1},{"move":"2","color":"o","ms":1},` +
+		`{"move":"1","color":"x","ms":1},{"move":"2","color":"o","ms":1},{"move":"1","color":"x","ms":1}],` +
+		`"result":"X+","reason":"win","winner":"random","round":1,"game":1}` + "\n"
+	dup := filepath.Join(dir, "dup.jsonl")
+	os.WriteFile(dup, []byte(game1+game1), 0o644)
+	past := filepath.Join(dir, "past.jsonl")
+	os.WriteFile(past, []byte(game1+strings.Replace(game1, `"game":1`, `"game":3`, 1)), 0o644)
+	full := filepath.Join(dir, "full.jsonl")
+	os.WriteFile(full, []byte(game1), 0o644)
 	base := []string{"match", "--bot", "random", "--bot", "random"}
 	tests := []struct {
 		args []string
@@ -98,6 +128,16 @@ func TestMatchBadInput(t *testing.T) {
 		{append(base, "--tc", "fast"), "--tc"},
 		{append(base, "--sprt", "elo0=5,elo1=1"), "elo1 must be greater"},
 		{[]string{"match", "--bot", "random"}, "at least two bots"},
+		{append(base, "--out", full), "give --resume"},
+		{append(base, "--out", dup, "--resume"), "dup.jsonl:2: round 1 game 1 is already recorded on line 1"},
+		{append(base, "--out", past, "--resume", "--games", "2"), "past.jsonl:2: round 1 game 3 is outside the schedule"},
+		{append(base, "--sprt", "model=bayesian"), "accepted are normalized and logistic"},
+		{append(base, "--sprt", "elo0=nan"), "finite"},
+		{append(base, "--gomocup-tolerance", "-1s"), "--gomocup-tolerance"},
+	}
+	files := map[string][]byte{}
+	for _, f := range []string{full, dup, past} {
+		files[f], _ = os.ReadFile(f)
 	}
 	for _, tc := range tests {
 		cmd := kinrowCmd(t, tc.args...)
@@ -111,6 +151,11 @@ func TestMatchBadInput(t *testing.T) {
 		}
 		if strings.Contains(string(out), "game 1/") {
 			t.Errorf("%v: a game started before the error", tc.args[1:])
+		}
+	}
+	for f, data := range files {
+		if after, _ := os.ReadFile(f); string(after) != string(data) {
+			t.Errorf("%s changed by a refused run:\n%s", f, after)
 		}
 	}
 	checkNoBotProcesses(t)
@@ -152,4 +197,332 @@ func TestMatchInterruptKeepsFinishedGames(t *testing.T) {
 		t.Errorf("%d games kept", n)
 	}
 	checkNoBotProcesses(t)
+}
+
+// checkSnakeCase walks a decoded JSON document and fails on any object key
+// that is not snake_case (lower-case words and digits joined by "_").
+func checkSnakeCase(t *testing.T, doc string) {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(doc), &v); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, doc)
+	}
+	snake := regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, e := range v {
+				if !snake.MatchString(k) {
+					t.Errorf("JSON key %s.%q is not snake_case", path, k)
+				}
+				walk(path+"."+k, e)
+			}
+		case []any:
+			for i, e := range v {
+				walk(fmt.Sprintf("%s[%d]", path, i), e)
+			}
+		}
+	}
+	walk("", v)
+}
+
+func TestMatchSummaryLikeCutechess(t *testing.T) {
+	for _, format := range []string{"text", "json"} {
+		cmd := kinrowCmd(t, "match", "--rules", "connect4", "--bot", "random", "--bot", "random", "--games", "4",
+			"--movetime", "200ms", "--sprt", "elo0=-5,elo1=5,model=logistic", "--format", format)
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%s: %v\n%s", format, err, stderr.String())
+		}
+		out := stdout.String()
+		if format == "json" {
+			checkSnakeCase(t, out)
+			var sum struct {
+				Pairings []map[string]any `json:"pairings"`
+				SPRT     map[string]any   `json:"sprt"`
+			}
+			json.Unmarshal([]byte(out), &sum)
+			if len(sum.Pairings) != 1 || sum.Pairings[0]["games"] == 0.0 || sum.SPRT["model"] != "logistic" ||
+				sum.SPRT["lower_bound"] == nil || sum.Pairings[0]["a_as_x"] == nil || sum.Pairings[0]["draw_ratio"] == nil {
+				t.Errorf("JSON summary:\n%s", out)
+			}
+			continue
+		}
+		score := regexp.MustCompile(`(?m)^Score of random vs random#2: (\d+) - (\d+) - (\d+)  \[(\d\.\d{3})\] (\d+)$`).FindStringSubmatch(out)
+		if score == nil {
+			t.Fatalf("no cutechess score line:\n%s", out)
+		}
+		w, _ := strconv.Atoi(score[1])
+		l, _ := strconv.Atoi(score[2])
+		d, _ := strconv.Atoi(score[3])
+		n, _ := strconv.Atoi(score[5])
+		// The SPRT may stop the match after a pair.
+		if w+l+d != n || n < 2 || n > 4 || n%2 != 0 || score[4] != fmt.Sprintf("%.3f", (float64(w)+float64(d)/2)/float64(n)) {
+			t.Errorf("score line %q", score[0])
+		}
+		for _, re := range []string{
+			fmt.Sprintf(`(?m)^\.\.\.      random playing x: \d+ - \d+ - \d+  \[\d\.\d{3}\] %d$`, n/2),
+			fmt.Sprintf(`(?m)^\.\.\.      random playing o: \d+ - \d+ - \d+  \[\d\.\d{3}\] %d$`, n/2),
+			fmt.Sprintf(`(?m)^\.\.\.      x vs o: \d+ - \d+ - \d+  \[\d\.\d{3}\] %d$`, n),
+			`(?m)^Elo difference: (-?inf|nan|-?\d+\.\d) \+/- (inf|nan|\d+\.\d), LOS: \d+\.\d %, DrawRatio: \d+\.\d %$`,
+			`(?m)^SPRT: llr \S+ \(-?\d+\.\d%\), lbound -2\.94, ubound 2\.94( - H[01] was accepted)?$`,
+			`(?m)^SPRT elo0=-5 elo1=5 alpha=0\.05 beta=0\.05 model=logistic: LLR `,
+		} {
+			if !regexp.MustCompile(re).MatchString(out) {
+				t.Errorf("no line matching %s in:\n%s", re, out)
+			}
+		}
+	}
+	checkNoBotProcesses(t)
+}
+
+// checkRecords reads --out after an interrupted run: every line a complete
+// record of a finished game, none blaming a bot for the interruption.
+func checkRecords(t *testing.T, path string) int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) > 0 && !strings.HasSuffix(string(data), "\n") {
+		t.Errorf("--out ends in a torn line: %q", data[max(0, len(data)-80):])
+	}
+	n := 0
+	for _, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		if l == "" {
+			continue
+		}
+		rec, err := record.Parse([]byte(l))
+		if err != nil {
+			t.Errorf("record %d: %v", n+1, err)
+			continue
+		}
+		n++
+		if rec.Result == "" || rec.Reason == record.ReasonNone || rec.End.IsZero() || rec.Round != 1 || rec.Game < 1 ||
+			(rec.Result == "0") != (rec.Winner == nil) {
+			t.Errorf("incomplete record: %s", l)
+		}
+		if rec.Forfeit == record.ForfeitCrash || strings.Contains(rec.Detail, "cancel") {
+			t.Errorf("a healthy bot blamed for the interruption: %s", rec.Summary())
+		}
+	}
+	return n
+}
+
+// gamesInSummary reads "RULES: N games" from a text summary.
+func gamesInSummary(t *testing.T, out string) int {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^connectx:6x7x4: (\d+) games$`).FindStringSubmatch(out)
+	if m == nil {
+		t.Errorf("no summary on stdout:\n%s", out)
+		return -1
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// TestMatchSignalAbandonsRunningGames is the issue's reproduction: Ctrl-C
+// or SIGTERM during a fast match recorded the games being played as
+// crashes of healthy bots ("o (random) play: Canceled: context canceled",
+// in about one run in three). Each run is signalled at another moment.
+func TestMatchSignalAbandonsRunningGames(t *testing.T) {
+	sigs := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM}
+	for i := range 8 {
+		sig := sigs[i%2]
+		out := filepath.Join(t.TempDir(), "o.jsonl")
+		cmd := kinrowCmd(t, "match", "--rules", "connect4", "--bot", "random", "--bot", "random",
+			"--games", "2000", "--concurrency", "2", "--movetime", "50ms", "--out", out)
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &syncWriter{w: &stderr}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for time.Now().Before(deadline) {
+			if b, _ := os.ReadFile(out); strings.Count(string(b), "\n") >= 1 {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(time.Duration(i*37) * time.Millisecond)
+		cmd.Process.Signal(sig)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(30 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("run %d: kinrow match did not stop after %v", i, sig)
+		}
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+			t.Errorf("run %d: exit after %v: %v; want 130\n%s", i, sig, err, stderr.String())
+		}
+		n := checkRecords(t, out)
+		if counted := gamesInSummary(t, stdout.String()); counted != n {
+			t.Errorf("run %d: the summary counts %d games, --out holds %d", i, counted, n)
+		}
+		checkNoBotProcesses(t)
+		if t.Failed() {
+			t.Logf("run %d (%v) stderr:\n%s", i, sig, stderr.String())
+			return
+		}
+	}
+}
+
+// TestMatchSIGHUPPrintsSummary: SIGHUP (the terminal closed) killed the
+// match with no summary; now it ends the run as Ctrl-C does.
+func TestMatchSIGHUPPrintsSummary(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "games.jsonl")
+	cmd := kinrowCmd(t, "match", "--rules", "connect4", "--bot", "random", "--bot", "late",
+		"--games", "40", "--movetime", "300ms", "--out", out, "--bot-opt", "late:late_ms=2000")
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &syncWriter{w: &stderr}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, _ := os.ReadFile(out); strings.Count(string(b), "\n") >= 2 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGHUP)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Errorf("exit after SIGHUP: %v; want 130\n%s", err, stderr.String())
+	}
+	n := checkRecords(t, out)
+	if counted := gamesInSummary(t, stdout.String()); counted != n || n < 2 {
+		t.Errorf("the summary counts %d games, --out holds %d (want at least 2)", counted, n)
+	}
+	if !strings.Contains(stdout.String(), "Score of random vs late: ") {
+		t.Errorf("no score line after SIGHUP:\n%s", stdout.String())
+	}
+	checkNoBotProcesses(t)
+}
+
+// TestServeSIGHUPStopsBots: SIGHUP ends `kinrow serve` as Ctrl-C does: its
+// bots are stopped and it exits with status 130.
+func TestServeSIGHUPStopsBots(t *testing.T) {
+	cmd := kinrowCmd(t, "serve", "--rules", "connect4")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	outPipe, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &syncWriter{w: &stderr}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	client := gtp.NewClient(in, outPipe)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if r, err := client.Do(ctx, "kinrow-load", "o", "random"); err != nil || !r.OK {
+		t.Fatalf("kinrow-load: %v %+v\n%s", err, r, stderr.String())
+	}
+	if r, err := client.Do(ctx, "play", "x", "4"); err != nil || !r.OK {
+		t.Fatalf("play: %v %+v", err, r)
+	}
+	if r, err := client.Do(ctx, "genmove", "o"); err != nil || !r.OK {
+		t.Fatalf("genmove: %v %+v", err, r)
+	}
+	if len(botProcesses()) == 0 {
+		t.Fatal("no bot process to stop")
+	}
+	cmd.Process.Signal(syscall.SIGHUP)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("kinrow serve did not stop after SIGHUP")
+	}
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Errorf("exit after SIGHUP: %v; want 130\n%s", err, stderr.String())
+	}
+	checkNoBotProcesses(t)
+}
+
+func TestParseSPRT(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    stats.SPRT
+		wantErr string
+	}{
+		{"elo0=0,elo1=10", stats.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: "normalized"}, ""},
+		{"elo0=-3,elo1=1,alpha=0.1,beta=0.2,model=logistic", stats.SPRT{Elo0: -3, Elo1: 1, Alpha: 0.1, Beta: 0.2, Model: "logistic"}, ""},
+		{"model=normalized, elo1=5", stats.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: "normalized"}, ""},
+		{"model=bayesian", stats.SPRT{}, `model="bayesian": accepted are normalized and logistic`},
+		{"model=", stats.SPRT{}, "accepted are normalized and logistic"},
+		{"elo0=inf", stats.SPRT{}, "finite"},
+		{"alpha=nan", stats.SPRT{}, "finite"},
+		{"elo1=5,elo1=6", stats.SPRT{}, "elo1 is given twice"},
+		{"elo2=5", stats.SPRT{}, `unknown key "elo2"`},
+		{"elo0", stats.SPRT{}, "want KEY=VALUE"},
+		{"elo0=5,elo1=1", stats.SPRT{}, "elo1 must be greater"},
+	}
+	for _, tc := range tests {
+		got, err := parseSPRT(tc.in)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%q: error %v; want %q", tc.in, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%q: %+v, %v; want %+v", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func FuzzParseSPRT(f *testing.F) {
+	for _, s := range []string{"elo0=0,elo1=10", "elo0=-3,elo1=1,alpha=0.1,beta=0.2,model=logistic", "model=x", "elo0=inf", ",,="} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := parseSPRT(s)
+		if err != nil {
+			return
+		}
+		for _, v := range []float64{got.Elo0, got.Elo1, got.Alpha, got.Beta} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("%q accepted with a non-finite value: %+v", s, got)
+			}
+		}
+		if got.Validate() != nil || !slices.Contains(sprtModels, got.Model) {
+			t.Fatalf("%q accepted as %+v", s, got)
+		}
+	})
+}
+
+// summaryBots is the "bots" list of a pairing in the JSON summary (A, then
+// B), for the tests that decode it.
+type summaryBots []struct {
+	Name     string `json:"name"`
+	Forfeits []struct {
+		Reason string `json:"reason"`
+		Count  int    `json:"count"`
+	} `json:"forfeits"`
+}
+
+// forfeits maps each bot's name to its forfeits by reason.
+func (b summaryBots) forfeits() map[string]map[string]int {
+	m := map[string]map[string]int{}
+	for _, bot := range b {
+		m[bot.Name] = map[string]int{}
+		for _, f := range bot.Forfeits {
+			m[bot.Name][f.Reason] += f.Count
+		}
+	}
+	return m
 }

@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -26,6 +27,8 @@ type fakeBot struct {
 	pos    *engine.Position
 	rng    *rand.Rand
 	exited bool
+	// onGenMove, if set, runs at the start of every GenMove.
+	onGenMove func()
 }
 
 func (f *fakeBot) Name() string { return f.name }
@@ -36,9 +39,19 @@ func (f *fakeBot) NewGame(_ context.Context, s referee.Setup) error {
 	f.pos = engine.NewPosition(s.Rules)
 	return f.pos.PlayMoveList(s.Moves)
 }
-func (f *fakeBot) Play(_ context.Context, m engine.Move) error { return f.pos.Apply(m) }
-func (f *fakeBot) Undo(context.Context) error                  { f.pos.Undo(); return nil }
+
+// Play fails under a cancelled context, as a call over gRPC does.
+func (f *fakeBot) Play(ctx context.Context, m engine.Move) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("play: %w", err)
+	}
+	return f.pos.Apply(m)
+}
+func (f *fakeBot) Undo(context.Context) error { f.pos.Undo(); return nil }
 func (f *fakeBot) GenMove(ctx context.Context, _ referee.MoveRequest) (string, error) {
+	if f.onGenMove != nil {
+		f.onGenMove()
+	}
 	legal := f.pos.LegalMoves(nil)
 	switch f.kind {
 	case "crash":
@@ -62,6 +75,8 @@ func (f *fakeBot) Close()               { f.Kill() }
 type fakeLoader struct {
 	mu      sync.Mutex
 	started []*fakeBot
+	// onGenMove is given to every bot of kind "first" it starts.
+	onGenMove func()
 }
 
 func (l *fakeLoader) Load(_ context.Context, name, display string, _ map[string]string) (referee.Player, error) {
@@ -71,6 +86,9 @@ func (l *fakeLoader) Load(_ context.Context, name, display string, _ map[string]
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b := &fakeBot{kind: name, name: display, rng: rand.New(rand.NewPCG(uint64(len(l.started)), 1))}
+	if name == "first" {
+		b.onGenMove = l.onGenMove
+	}
 	l.started = append(l.started, b)
 	return b, nil
 }
@@ -202,10 +220,10 @@ func TestRoundRobinAndSelfPlay(t *testing.T) {
 }
 
 func TestSPRTStopsEarly(t *testing.T) {
-	cfg := config(t, &fakeLoader{}, "first", "crash")
+	cfg := config(t, &fakeLoader{}, "first", "random")
 	cfg.Games = 400
 	cfg.Concurrency = 1
-	cfg.SPRT = &stats.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}
+	cfg.SPRT = &stats.SPRT{Elo0: 0, Elo1: 30, Alpha: 0.05, Beta: 0.05}
 	var llrs []float64
 	cfg.OnPair = func(llr float64, _ stats.Decision) { llrs = append(llrs, llr) }
 	sum, err := Run(context.Background(), cfg)
@@ -214,6 +232,19 @@ func TestSPRTStopsEarly(t *testing.T) {
 	}
 	if sum.Decision != stats.AcceptH1 || sum.Games >= 400 || len(llrs) == 0 {
 		t.Errorf("decision %v after %d games", sum.Decision, sum.Games)
+	}
+	// Every pair 2-0 (the opponent crashes every game): the pairs' variance
+	// is zero and the SPRT never decides; the match plays all its games.
+	cfg = config(t, &fakeLoader{}, "first", "crash")
+	cfg.Games = 40
+	cfg.Concurrency = 1
+	cfg.SPRT = &stats.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}
+	sum, err = Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Decision != stats.Continue || sum.Games != 40 {
+		t.Errorf("every pair 2-0: decision %v after %d games", sum.Decision, sum.Games)
 	}
 }
 
@@ -298,6 +329,248 @@ func FuzzParseOpenings(f *testing.F) {
 			if err := p.PlayMoveList(o); err != nil || p.Result() != engine.Open {
 				t.Fatalf("accepted opening %v: %v", o, err)
 			}
+		}
+	})
+}
+
+// TestInterruptedGameIsNeverRecorded: a run interrupted while a move is
+// being sent to the opponent abandons the game. Before, the opponent's
+// failed Play (its context was cancelled) made the referee record the
+// healthy opponent as crashed, and the worker delivered that record about
+// one time in two; twenty runs make a pass by luck impossible.
+func TestInterruptedGameIsNeverRecorded(t *testing.T) {
+	for i := range 20 {
+		loader := &fakeLoader{}
+		cfg := config(t, loader, "first", "random")
+		cfg.Games, cfg.Concurrency = 2, 1
+		ctx, cancel := context.WithCancel(context.Background())
+		loader.onGenMove = cancel // the user presses Ctrl-C as x answers
+		var recorded []string
+		cfg.OnGame = func(_, _ int, rec *record.Record) { recorded = append(recorded, rec.Summary()) }
+		sum, err := Run(ctx, cfg)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(cfg.Out)
+		if sum.Games != 0 || len(recorded) != 0 || len(data) != 0 || !sum.Interrupted {
+			t.Fatalf("run %d: %d games counted %v, --out holds %q, interrupted %v; want the interrupted game abandoned",
+				i, sum.Games, recorded, data, sum.Interrupted)
+		}
+		if !loader.allKilled() {
+			t.Fatalf("run %d: bots left running", i)
+		}
+	}
+}
+
+// playedFile runs a 4-game tictactoe match (2 random plies per pair) and
+// returns its config and the record lines it wrote.
+func playedFile(t *testing.T) (Config, []string) {
+	t.Helper()
+	cfg := config(t, &fakeLoader{}, "first", "random")
+	cfg.Games, cfg.RandomPlies = 4, 2
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(cfg.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("%d records", len(lines))
+	}
+	return cfg, lines
+}
+
+// editRecord changes fields of a record line.
+func editRecord(t *testing.T, line string, edit func(m map[string]any)) string {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(line), &m); err != nil {
+		t.Fatal(err)
+	}
+	edit(m)
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestResumeRefusesRecordsOutsideTheSchedule(t *testing.T) {
+	cfg, lines := playedFile(t)
+	byGame := map[float64]string{}
+	for _, l := range lines {
+		var m map[string]any
+		json.Unmarshal([]byte(l), &m)
+		byGame[m["game"].(float64)] = l
+	}
+	g1, g2, g3 := byGame[1], byGame[2], byGame[3]
+	set := func(key string, v any) func(map[string]any) { return func(m map[string]any) { m[key] = v } }
+	tests := []struct {
+		name  string
+		lines []string
+		tail  string // appended after the last newline
+		want  string
+	}{
+		{"duplicate", []string{g1, g2, g1}, "", "games.jsonl:3: round 1 game 1 is already recorded on line 1"},
+		{"duplicate later", []string{g1, g2, g3, g2}, "", "games.jsonl:4: round 1 game 2 is already recorded on line 2"},
+		{"game past the schedule", []string{g1, editRecord(t, g2, set("game", 5))}, "", "games.jsonl:2: round 1 game 5 is outside the schedule"},
+		{"game 0", []string{editRecord(t, g1, set("game", 0))}, "", "games.jsonl:1: round 1 game 0 is outside the schedule"},
+		{"round past the pairings", []string{g1, g2, editRecord(t, g3, set("round", 2))}, "", "games.jsonl:3: the file holds round 2"},
+		{"garbage line", []string{g1, "not a record", g2}, "", "games.jsonl:2: decode game record"},
+		{"garbage last line", []string{g1}, "hello", "games.jsonl:2: decode game record"},
+		{"colours swapped", []string{editRecord(t, g1, set("players", map[string]any{"x": "random", "o": "first"}))}, "",
+			"games.jsonl:1: round 1 game 1 has x random and o first; this run's schedule has x first and o random"},
+		{"open game", []string{g1, editRecord(t, g2, func(m map[string]any) { m["result"], m["reason"], m["winner"] = "", "", nil })}, "",
+			"games.jsonl:2: round 1 game 2 is not a finished game"},
+		{"winner not the result's", []string{editRecord(t, g1, set("winner", "nobody"))}, "", "games.jsonl:1: round 1 game 1: result"},
+		{"another opening", []string{editRecord(t, g1, set("opening_plies", 1))}, "", "games.jsonl:1: round 1 game 1 opens with"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := cfg
+			c.Out = filepath.Join(t.TempDir(), "games.jsonl")
+			content := strings.Join(tc.lines, "\n") + "\n" + tc.tail
+			os.WriteFile(c.Out, []byte(content), 0o644)
+			c.Resume = true
+			played := 0
+			c.OnGame = func(int, int, *record.Record) { played++ }
+			_, err := Run(context.Background(), c)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v; want %q", err, tc.want)
+			}
+			if played != 0 {
+				t.Errorf("%d games played after a refused --resume", played)
+			}
+			if after, _ := os.ReadFile(c.Out); string(after) != content {
+				t.Errorf("a refused --resume changed the file:\n%s", after)
+			}
+		})
+	}
+}
+
+func TestResumeKeepsEveryRecord(t *testing.T) {
+	cfg, lines := playedFile(t)
+	tests := []struct {
+		name    string
+		content string
+		want    int // records after the resumed run
+	}{
+		// A complete last record without its newline is a record: before,
+		// the cut of a "torn" line dropped it and the game was lost.
+		{"last newline missing", strings.Join(lines[:3], "\n"), 4},
+		{"torn last line", strings.Join(lines[:3], "\n") + "\n" + lines[3][:30], 4},
+		{"torn very early", strings.Join(lines[:2], "\n") + "\n{\"ru", 4},
+		{"only a torn line", lines[0][:25], 4},
+		{"complete", strings.Join(lines, "\n") + "\n", 4},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := cfg
+			c.Out = filepath.Join(t.TempDir(), "games.jsonl")
+			os.WriteFile(c.Out, []byte(tc.content), 0o644)
+			c.Resume = true
+			sum, err := Run(context.Background(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _ := os.ReadFile(c.Out)
+			seen := map[int]bool{}
+			for i, l := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+				rec, err := record.Parse([]byte(l))
+				if err != nil {
+					t.Fatalf("line %d: %v\n%s", i+1, err, data)
+				}
+				if seen[rec.Game] {
+					t.Errorf("game %d twice", rec.Game)
+				}
+				seen[rec.Game] = true
+			}
+			if len(seen) != tc.want || sum.Games != tc.want {
+				t.Errorf("%d records, %d counted; want %d", len(seen), sum.Games, tc.want)
+			}
+			if strings.HasPrefix(tc.content, lines[0]) && !strings.HasPrefix(string(data), lines[0]+"\n") {
+				t.Errorf("the records of the first run were not kept:\n%s", data)
+			}
+		})
+	}
+}
+
+func TestOutIsNeverOverwritten(t *testing.T) {
+	tests := []struct {
+		name    string
+		content *string // nil: no file
+		resume  bool
+		wantErr string
+	}{
+		{"missing", nil, false, ""},
+		{"empty", ptr(""), false, ""},
+		{"not empty", ptr("{\"rules\":\"mnk:3x3x3\"}\n"), false, "give --resume"},
+		{"not empty, not records", ptr("my notes"), false, "give --resume"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := config(t, &fakeLoader{}, "first", "random")
+			cfg.Games = 2
+			if tc.content != nil {
+				os.WriteFile(cfg.Out, []byte(*tc.content), 0o644)
+			}
+			sum, err := Run(context.Background(), cfg)
+			data, _ := os.ReadFile(cfg.Out)
+			if tc.wantErr == "" {
+				if err != nil || sum.Games != 2 || strings.Count(string(data), "\n") != 2 {
+					t.Errorf("error %v, %d games, file %q", err, sum.Games, data)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !errors.Is(err, ErrOutNotEmpty) {
+				t.Errorf("error %v; want ErrOutNotEmpty saying %q", err, tc.wantErr)
+			}
+			if string(data) != *tc.content {
+				t.Errorf("the file became %q", data)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func FuzzReadRecords(f *testing.F) {
+	rec := `{"rules":"mnk:3x3x3","players":{"x":"a","o":"b"},"moves":[{"move":"a1","color":"x","ms":0}],"result":"","reason":"","winner":null,"round":1,"game":1}`
+	f.Add(rec + "\n" + rec + "\n")
+	f.Add(rec + "\n" + rec[:30])
+	f.Add(rec)
+	f.Add("\n\n" + rec + "\nhello")
+	f.Add(`{"ru`)
+	f.Fuzz(func(t *testing.T, data string) {
+		recs, tail, needNewline, err := readRecords("f", []byte(data))
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "--resume: f:") {
+				t.Fatalf("error without a line number: %v", err)
+			}
+			return
+		}
+		last := 0
+		for _, r := range recs {
+			if r.line <= last {
+				t.Fatalf("line numbers %d after %d", r.line, last)
+			}
+			last = r.line
+		}
+		if tail >= 0 {
+			if tail > int64(len(data)) || strings.Contains(data[tail:], "\n") || needNewline {
+				t.Fatalf("tail %d of %q", tail, data)
+			}
+			// What stays after the cut reads back to the same records.
+			again, tail2, _, err := readRecords("f", []byte(data[:tail]))
+			if err != nil || tail2 != -1 || len(again) != len(recs) {
+				t.Fatalf("after the cut: %d records, tail %d, %v", len(again), tail2, err)
+			}
+		}
+		if needNewline && strings.HasSuffix(data, "\n") {
+			t.Fatalf("needNewline for %q", data)
 		}
 	})
 }

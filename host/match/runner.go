@@ -1,7 +1,6 @@
 package match
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -45,8 +44,12 @@ type Config struct {
 	SPRT        *stats.SPRT
 	Out         string // JSON-lines file; "" for none
 	Resume      bool
-	Loader      Loader
-	Logger      hclog.Logger
+	// GomocupTolerance is the time Gomocup engines may take beyond their
+	// timeout_turn before they forfeit (GomocupJudge gives 1 s). The loader
+	// applies it when it starts an engine; the runner only validates it.
+	GomocupTolerance time.Duration
+	Loader           Loader
+	Logger           hclog.Logger
 	// OnGame is called after every finished game (from one goroutine at a time).
 	OnGame func(done, total int, rec *record.Record)
 	// OnPair is called with the SPRT's log-likelihood ratio after every pair.
@@ -64,6 +67,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--concurrency %d: must be at least 1", c.Concurrency)
 	case c.MaxPlies < 0:
 		return fmt.Errorf("--max-plies %d: must be 0 (no limit) or more", c.MaxPlies)
+	case c.GomocupTolerance < 0:
+		return fmt.Errorf("--gomocup-tolerance %v: must be 0 or more", c.GomocupTolerance)
 	case c.SPRT != nil && len(Pairings(len(c.Bots), c.Gauntlet)) != 1:
 		return errors.New("--sprt needs exactly two bots")
 	}
@@ -109,31 +114,19 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, err
 	}
 	sum := newSummary(&cfg)
-	done := map[[2]int]bool{}
-	if cfg.Resume && cfg.Out != "" {
-		recs, err := readRecords(cfg.Out)
+	var out *os.File
+	if cfg.Out != "" {
+		out, err = openOut(cfg.Out, cfg.Resume)
 		if err != nil {
 			return nil, err
 		}
-		for _, rec := range recs {
-			if err := sum.checkResumable(rec); err != nil {
-				return nil, fmt.Errorf("--resume %s: %w", cfg.Out, err)
-			}
-			done[[2]int{rec.Round, rec.Game}] = true
-			sum.add(rec)
-		}
-	}
-	var out *os.File
-	if cfg.Out != "" {
-		flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
-		if !cfg.Resume {
-			flags |= os.O_TRUNC
-		}
-		out, err = os.OpenFile(cfg.Out, flags, 0o644)
-		if err != nil {
-			return nil, fmt.Errorf("--out: %w", err)
-		}
 		defer out.Close()
+	}
+	done := map[[2]int]bool{}
+	if cfg.Resume && out != nil {
+		if done, err = sum.resume(out, cfg.Out, jobs); err != nil {
+			return nil, err
+		}
 	}
 	var todo []Job
 	for _, j := range jobs {
@@ -141,11 +134,23 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 			todo = append(todo, j)
 		}
 	}
+	if cfg.SPRT != nil {
+		// A resumed run may have decided already.
+		if _, d := sum.sprt(*cfg.SPRT); d != stats.Continue {
+			sum.Decision = d
+			todo = nil
+		}
+	}
 	total := len(jobs)
 	finished := total - len(todo)
 
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
+	// runCtx ends every game still being played when the run stops: the
+	// caller interrupted it (ctx), the SPRT decided, or --out failed. A game
+	// that ends after runCtx is done is abandoned, whatever its record says
+	// (a bot told of a move under a cancelled context looks broken): it is
+	// never written and never counted.
+	runCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	feed := make(chan Job)
 	results := make(chan *record.Record)
 	var wg sync.WaitGroup
@@ -170,25 +175,28 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 
 	var writeErr error
 	for rec := range results {
-		if out != nil && writeErr == nil {
-			writeErr = appendRecord(out, rec)
-			if writeErr != nil {
-				stop()
+		if writeErr != nil {
+			continue // the summary counts only what --out holds
+		}
+		if out != nil {
+			if writeErr = appendRecord(out, rec); writeErr != nil {
+				stop(fmt.Errorf("%w: %w", errOutFailed, writeErr))
+				continue
 			}
 		}
-		sum.add(rec)
+		pairDone := sum.add(rec)
 		finished++
 		if cfg.OnGame != nil {
 			cfg.OnGame(finished, total, rec)
 		}
-		if cfg.SPRT != nil && rec.Game%2 == 0 {
+		if cfg.SPRT != nil && pairDone && sum.Decision == stats.Continue {
 			llr, d := sum.sprt(*cfg.SPRT)
 			if cfg.OnPair != nil {
 				cfg.OnPair(llr, d)
 			}
 			if d != stats.Continue {
 				sum.Decision = d
-				stop()
+				stop(errSPRTDecided)
 			}
 		}
 	}
@@ -197,6 +205,44 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	}
 	sum.Interrupted = ctx.Err() != nil
 	return sum, nil
+}
+
+// The causes a run stops its games with, besides the caller's own.
+var (
+	errSPRTDecided = errors.New("the SPRT decided")
+	errOutFailed   = errors.New("--out could no longer be written")
+)
+
+// ErrOutNotEmpty is returned by Run when --out names a file that already
+// holds data and Resume is not set: a run never overwrites records.
+var ErrOutNotEmpty = errors.New("the file is not empty")
+
+// openOut opens the records file for appending, creating it if needed. It
+// never truncates: without resume, a file that already holds data is
+// refused and left as it was.
+func openOut(path string, resume bool) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("--out: %w", err)
+	}
+	if resume {
+		return f, nil
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--out: %w", err)
+	}
+	if st.Size() > 0 {
+		f.Close()
+		lines := 0
+		if data, err := os.ReadFile(path); err == nil {
+			lines = bytes.Count(data, []byte("\n"))
+		}
+		return nil, fmt.Errorf("--out %s: %w (%d bytes, %d lines): give --resume to play only the games it does not hold yet, or name another file; kinrow never overwrites records",
+			path, ErrOutNotEmpty, st.Size(), lines)
+	}
+	return f, nil
 }
 
 // appendRecord writes one record line and syncs it to disk.
@@ -211,43 +257,98 @@ func appendRecord(f *os.File, rec *record.Record) error {
 	return f.Sync()
 }
 
+// numbered is a record with its line number in the file, from 1.
+type numbered struct {
+	line int
+	rec  *record.Record
+}
+
+// recordPrefix is how every record line starts (Rules is the first field),
+// so a torn last line starts with it, or is a prefix of it.
+var recordPrefix = []byte(`{"rules":`)
+
 // readRecords reads the records of a previous run. A torn last line (a run
-// killed while writing) is ignored; a bad line elsewhere is an error.
-func readRecords(path string) ([]*record.Record, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+// killed while writing: no newline, not a record, the start of one) is not
+// a record: tail is the offset it starts at, where the file must be cut
+// before anything is appended, or -1. A complete last record without its
+// newline gets one (tail == len(data), needNewline). Any other bad line is
+// an error naming its line number.
+func readRecords(path string, data []byte) (recs []numbered, tail int64, needNewline bool, err error) {
+	tail = -1
+	lines := bytes.Split(data, []byte("\n"))
+	if len(lines) > 0 && len(lines[len(lines)-1]) == 0 {
+		lines = lines[:len(lines)-1] // the file ends with a newline
 	}
-	if err != nil {
-		return nil, fmt.Errorf("--resume: %w", err)
-	}
-	var recs []*record.Record
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	var lines [][]byte
-	for sc.Scan() {
-		lines = append(lines, append([]byte(nil), sc.Bytes()...))
-	}
+	offset := 0
 	for i, line := range lines {
+		start := offset
+		offset += len(line) + 1
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		rec, err := record.Parse(line)
-		if err != nil {
-			if i == len(lines)-1 && !bytes.HasSuffix(data, []byte("\n")) {
-				break // torn last line
+		rec, perr := record.Parse(line)
+		last := i == len(lines)-1 && !bytes.HasSuffix(data, []byte("\n"))
+		if perr != nil {
+			if last && (bytes.HasPrefix(line, recordPrefix) || bytes.HasPrefix(recordPrefix, line)) {
+				return recs, int64(start), false, nil // torn last line
 			}
-			return nil, fmt.Errorf("--resume: %s:%d: %w", path, i+1, err)
+			return nil, -1, false, fmt.Errorf("--resume: %s:%d: %w", path, i+1, perr)
 		}
-		recs = append(recs, rec)
-	}
-	if len(recs) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
-		// Cut the torn line so that appends start on a fresh line.
-		if err := os.WriteFile(path, data[:bytes.LastIndexByte(data, '\n')+1], 0o644); err != nil {
-			return nil, fmt.Errorf("--resume: %w", err)
+		recs = append(recs, numbered{line: i + 1, rec: rec})
+		if last {
+			needNewline = true
 		}
 	}
-	return recs, nil
+	return recs, tail, needNewline, nil
+}
+
+// resume reads the records a previous run left in out (opened for
+// appending), checks every one against this run's schedule, counts them,
+// and returns the games they hold. Every record must be a finished game of
+// these rules and bots, with a round and game number of the schedule, the
+// schedule's colours and opening, and appear once; the error names the
+// line of the first that is not. Only then is a torn last line cut.
+func (s *Summary) resume(out *os.File, path string, jobs []Job) (map[[2]int]bool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--resume: %w", err)
+	}
+	recs, tail, needNewline, err := readRecords(path, data)
+	if err != nil {
+		return nil, err
+	}
+	byKey := make(map[[2]int]Job, len(jobs))
+	for _, j := range jobs {
+		byKey[[2]int{j.Round, j.Game}] = j
+	}
+	seen := map[[2]int]int{} // the line of each game
+	for _, nr := range recs {
+		if err := s.checkScheduled(nr.rec, byKey); err != nil {
+			return nil, fmt.Errorf("--resume: %s:%d: %w", path, nr.line, err)
+		}
+		key := [2]int{nr.rec.Round, nr.rec.Game}
+		if first, dup := seen[key]; dup {
+			return nil, fmt.Errorf("--resume: %s:%d: round %d game %d is already recorded on line %d; a game is played and counted once",
+				path, nr.line, key[0], key[1], first)
+		}
+		seen[key] = nr.line
+	}
+	switch {
+	case tail >= 0:
+		if err := out.Truncate(tail); err != nil {
+			return nil, fmt.Errorf("--resume: cut the torn last line of %s: %w", path, err)
+		}
+	case needNewline:
+		if _, err := out.Write([]byte("\n")); err != nil {
+			return nil, fmt.Errorf("--resume: %s: %w", path, err)
+		}
+	}
+	done := make(map[[2]int]bool, len(recs))
+	for _, nr := range recs {
+		done[[2]int{nr.rec.Round, nr.rec.Game}] = true
+		s.add(nr.rec)
+	}
+	return done, nil
 }
 
 // worker plays jobs, keeping its bot processes between games and starting
@@ -260,19 +361,21 @@ func worker(ctx context.Context, cfg *Config, feed <-chan Job, results chan<- *r
 		}
 	}()
 	for j := range feed {
+		if ctx.Err() != nil {
+			return
+		}
 		rec := playGame(ctx, cfg, j, procs)
-		if rec == nil { // interrupted
+		if rec == nil { // abandoned
 			return
 		}
-		select {
-		case results <- rec:
-		case <-ctx.Done():
-			return
-		}
+		// Run reads every result until all workers are done: a game that
+		// ended before the run stopped is always delivered.
+		results <- rec
 	}
 }
 
-// playGame plays one job to its end; nil if ctx was cancelled first.
+// playGame plays one job to its end; nil if ctx ended first (the game is
+// abandoned: whatever the referee made of a cancelled call is no result).
 func playGame(ctx context.Context, cfg *Config, j Job, procs map[string]referee.Player) *record.Record {
 	g := referee.New(cfg.Rules, referee.Config{Grace: cfg.Grace, Clock: cfg.Clock, Logger: cfg.Logger})
 	names := [2]string{}
@@ -326,9 +429,16 @@ func playGame(ctx context.Context, cfg *Config, j Job, procs map[string]referee.
 			g.Adjudicate(fmt.Sprintf("draw by the move limit of %d plies", cfg.MaxPlies))
 			break
 		}
-		if _, err := g.GenMove(ctx, g.Position().ToMove()); err != nil {
-			return nil // cancelled
+		if _, err := g.GenMove(ctx, g.Position().ToMove()); err != nil || ctx.Err() != nil {
+			// Interrupted or stopped by the run: a move sent to the
+			// opponent under the cancelled context fails, and the
+			// referee would blame the healthy opponent for it.
+			cfg.Logger.Debug("game abandoned", "round", j.Round, "game", j.Game, "cause", context.Cause(ctx), "error", err)
+			return nil
 		}
+	}
+	if ctx.Err() != nil {
+		return nil
 	}
 	for name, p := range procs {
 		if exited, _ := p.Exit(); exited {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/kinrow/kinrow/engine/record"
 	"github.com/kinrow/kinrow/host/stats"
@@ -11,8 +12,10 @@ import (
 
 // PairingStats are the results of one pairing, from bot A's view.
 type PairingStats struct {
-	A, B     string
-	WDL      stats.WDL
+	A, B string
+	WDL  stats.WDL
+	// AsX and AsO split WDL by the side bot A played (x moves first).
+	AsX, AsO stats.WDL
 	Penta    stats.Penta
 	Elo      stats.Estimate // from W/D/L
 	PentaElo stats.Estimate // from the pairs
@@ -70,10 +73,56 @@ func (s *Summary) checkResumable(rec *record.Record) error {
 	return nil
 }
 
-// add counts one finished game.
-func (s *Summary) add(rec *record.Record) {
+// checkScheduled tells whether a record of a previous run is a finished
+// game of this run's schedule (jobs by round and game), with the
+// schedule's colours and opening.
+func (s *Summary) checkScheduled(rec *record.Record, jobs map[[2]int]Job) error {
+	if err := s.checkResumable(rec); err != nil {
+		return err
+	}
+	j, ok := jobs[[2]int{rec.Round, rec.Game}]
+	if !ok {
+		return fmt.Errorf("round %d game %d is outside the schedule: this run plays games 1 to %d of each round (another --games?)",
+			rec.Round, rec.Game, s.cfg.Games)
+	}
+	x, o := s.cfg.displayNames(j.X, j.O)
+	if rec.Players.X != x || rec.Players.O != o {
+		return fmt.Errorf("round %d game %d has x %s and o %s; this run's schedule has x %s and o %s",
+			rec.Round, rec.Game, rec.Players.X, rec.Players.O, x, o)
+	}
+	rules := s.cfg.Rules
+	want := make([]string, len(j.Opening))
+	for i, m := range j.Opening {
+		want[i] = rules.FormatMove(m)
+	}
+	got := make([]string, 0, rec.Opening)
+	for i := 0; i < rec.Opening && i < len(rec.Moves); i++ {
+		got = append(got, rec.Moves[i].Move)
+	}
+	if rec.Opening != len(j.Opening) || !slices.Equal(got, want) {
+		return fmt.Errorf("round %d game %d opens with %q; this run's schedule opens it with %q (another --seed, --openings or --random-plies?)",
+			rec.Round, rec.Game, strings.Join(got, " "), strings.Join(want, " "))
+	}
+	var winner string
+	switch rec.Result {
+	case "X+":
+		winner = rec.Players.X
+	case "O+":
+		winner = rec.Players.O
+	case "0":
+	default:
+		return fmt.Errorf("round %d game %d is not a finished game (result %q)", rec.Round, rec.Game, rec.Result)
+	}
+	if rec.Reason == record.ReasonNone || (winner == "") != (rec.Winner == nil) || (rec.Winner != nil && *rec.Winner != winner) {
+		return fmt.Errorf("round %d game %d: result %q, reason %q and winner do not agree", rec.Round, rec.Game, rec.Result, rec.Reason)
+	}
+	return nil
+}
+
+// add counts one finished game and reports whether it completed a pair.
+func (s *Summary) add(rec *record.Record) (pairDone bool) {
 	if rec.Round < 1 || rec.Round > len(s.Pairings) {
-		return
+		return false
 	}
 	s.Games++
 	ps := s.Pairings[rec.Round-1]
@@ -85,18 +134,25 @@ func (s *Summary) add(rec *record.Record) {
 	default:
 		scoreA = 0
 	}
-	switch scoreA {
-	case 1:
-		ps.WDL.W++
-	case 0:
-		ps.WDL.L++
-	default:
-		ps.WDL.D++
+	side := &ps.AsO
+	if rec.Players.X == ps.A {
+		side = &ps.AsX
+	}
+	for _, w := range []*stats.WDL{&ps.WDL, side} {
+		switch scoreA {
+		case 1:
+			w.W++
+		case 0:
+			w.L++
+		default:
+			w.D++
+		}
 	}
 	pair := (rec.Game + 1) / 2
 	if first, ok := ps.pending[pair]; ok {
 		ps.Penta.Add(first, scoreA)
 		delete(ps.pending, pair)
+		pairDone = true
 	} else {
 		ps.pending[pair] = scoreA
 	}
@@ -128,6 +184,7 @@ func (s *Summary) add(rec *record.Record) {
 	ps.Elo = ps.WDL.Elo()
 	ps.PentaElo = ps.Penta.Elo()
 	ps.LOS = ps.WDL.LOS()
+	return pairDone
 }
 
 // sprt returns the log-likelihood ratio and decision of the only pairing.

@@ -41,9 +41,13 @@ type Estimate struct {
 	Elo, Low, High float64
 }
 
-// String prints e.g. "+35.2 ± 20.1" (the half-width of the interval).
+// String prints e.g. "+35.2 ± 20.1" (the half-width of the interval), or
+// "n/a" when the estimate is undefined (NaN).
 func (e Estimate) String() string {
-	if math.IsInf(e.Elo, 0) || math.IsNaN(e.Elo) {
+	if math.IsNaN(e.Elo) {
+		return "n/a"
+	}
+	if math.IsInf(e.Elo, 0) {
 		return fmt.Sprintf("%+.0f", e.Elo)
 	}
 	if math.IsInf(e.Low, 0) || math.IsInf(e.High, 0) {
@@ -64,9 +68,34 @@ func (w WDL) Elo() Estimate {
 	if n == 0 {
 		return Estimate{}
 	}
-	variance := (float64(w.W)*math.Pow(1-s, 2) + float64(w.D)*math.Pow(0.5-s, 2) + float64(w.L)*math.Pow(s, 2)) / n
-	half := z975 * math.Sqrt(variance/n)
+	half := z975 * math.Sqrt(w.variance()/n)
 	return Estimate{Elo: EloFromScore(s), Low: EloFromScore(s - half), High: EloFromScore(s + half)}
+}
+
+// DrawRatio is the fraction of games drawn, 0 with no games.
+func (w WDL) DrawRatio() float64 {
+	if w.N() == 0 {
+		return 0
+	}
+	return float64(w.D) / float64(w.N())
+}
+
+// NElo is the normalized Elo difference (nElo) and its 95% interval from
+// W/D/L: t·800/ln 10 with t = (s−½)/σ, s the mean score and σ its per-game
+// standard deviation. Undefined (NaN) with no games or while every game had
+// the same result. See nElo for the interval.
+func (w WDL) NElo() Estimate {
+	return nElo([]float64{0, 0.5, 1}, []int{w.L, w.D, w.W}, nEloPerT)
+}
+
+// variance is the per-game variance of the score.
+func (w WDL) variance() float64 {
+	n := float64(w.N())
+	if n == 0 {
+		return 0
+	}
+	s := w.Score()
+	return (float64(w.W)*(1-s)*(1-s) + float64(w.D)*(0.5-s)*(0.5-s) + float64(w.L)*s*s) / n
 }
 
 // LOS is the likelihood of superiority: the probability that the side is
@@ -94,23 +123,18 @@ func (p *Penta) Add(a, b float64) {
 func (p Penta) Pairs() int { return p[0] + p[1] + p[2] + p[3] + p[4] }
 
 // meanVar returns the mean and variance of the per-pair score (0..1).
-func (p Penta) meanVar() (mean, variance float64) { return p.meanVarReg(0) }
-
-// meanVarReg is meanVar with eps added to every count, so that a run of
-// identical pairs does not have a zero variance (fishtest regularises the
-// same way).
-func (p Penta) meanVarReg(eps float64) (mean, variance float64) {
-	n := float64(p.Pairs()) + 5*eps
+func (p Penta) meanVar() (mean, variance float64) {
+	n := float64(p.Pairs())
 	if n == 0 {
 		return 0.5, 0
 	}
 	for k, c := range p {
-		mean += (float64(c) + eps) * float64(k) / 4
+		mean += float64(c) * pairScore(k)
 	}
 	mean /= n
 	for k, c := range p {
-		d := float64(k)/4 - mean
-		variance += (float64(c) + eps) * d * d
+		d := pairScore(k) - mean
+		variance += float64(c) * d * d
 	}
 	return mean, variance / n
 }
@@ -126,73 +150,95 @@ func (p Penta) Elo() Estimate {
 	return Estimate{Elo: EloFromScore(mean), Low: EloFromScore(mean - half), High: EloFromScore(mean + half)}
 }
 
-// SPRT is a sequential probability ratio test of H0: elo = Elo0 against
-// H1: elo = Elo1 (logistic Elo) with error rates Alpha and Beta.
-type SPRT struct {
-	Elo0, Elo1, Alpha, Beta float64
+// Score is the mean score per game over the pairs (the mean pair score), or
+// 0.5 with no pairs.
+func (p Penta) Score() float64 {
+	mean, _ := p.meanVar()
+	return mean
 }
 
-// Bounds returns the log-likelihood-ratio bounds: accept H0 at or below
-// lower, H1 at or above upper.
-func (s SPRT) Bounds() (lower, upper float64) {
-	return math.Log(s.Beta / (1 - s.Alpha)), math.Log((1 - s.Beta) / s.Alpha)
+// NElo is the normalized Elo difference (nElo) from the pairs and its 95%
+// interval: t·800/ln 10/√2 with t = (s−½)/σ, s the mean pair score and σ its
+// standard deviation (a game's σ is √2 times a pair's, as two games make a
+// pair). Undefined (NaN) with no pairs or while every pair scored the same.
+// See nElo for the interval.
+func (p Penta) NElo() Estimate {
+	return nElo([]float64{0, 0.25, 0.5, 0.75, 1}, p[:], nEloPerT/math.Sqrt2)
 }
 
-// Validate checks the parameters.
-func (s SPRT) Validate() error {
-	if !(s.Alpha > 0 && s.Alpha < 1 && s.Beta > 0 && s.Beta < 1) {
-		return fmt.Errorf("sprt: alpha and beta must be between 0 and 1 (got %g, %g)", s.Alpha, s.Beta)
+// nElo estimates coeff·t, t = (μ−½)/σ the t-value of the outcomes of the
+// given values seen counts times each, with its 95% interval. The estimate
+// of t has variance (1 − γ·t + (κ−1)·t²/4)/n, γ and κ the skewness and
+// kurtosis (the delta method, as fishtest's test pages compute nElo's
+// interval): fastchess's ±1.96·coeff/√n, which takes σ as known, is the
+// same at t = 0 but misses the true nElo far more often than 5% of the time
+// once |t| is large.
+func nElo(values []float64, counts []int, coeff float64) Estimate {
+	undefined := Estimate{math.NaN(), math.NaN(), math.NaN()}
+	n := 0.0
+	mean := 0.0
+	for i, c := range counts {
+		n += float64(c)
+		mean += float64(c) * values[i]
 	}
-	if !(s.Elo1 > s.Elo0) {
-		return fmt.Errorf("sprt: elo1 must be greater than elo0 (got %g, %g)", s.Elo0, s.Elo1)
-	}
-	return nil
-}
-
-// LLR is the log-likelihood ratio of the pentanomial results under the
-// normal approximation used by fastchess and fishtest:
-// (s1−s0)·(2·mean − s0 − s1)·n / (2·var), with s0, s1 the expected pair
-// scores under H0 and H1.
-func (s SPRT) LLR(p Penta) float64 {
-	n := float64(p.Pairs())
 	if n == 0 {
+		return undefined
+	}
+	mean /= n
+	var m2, m3, m4 float64
+	for i, c := range counts {
+		d := values[i] - mean
+		m2 += float64(c) * d * d
+		m3 += float64(c) * d * d * d
+		m4 += float64(c) * d * d * d * d
+	}
+	m2, m3, m4 = m2/n, m3/n, m4/n
+	if m2 == 0 {
+		return undefined
+	}
+	sigma := math.Sqrt(m2)
+	t := (mean - 0.5) / sigma
+	skew, kurt := m3/(m2*sigma), m4/(m2*m2)
+	varT := math.Max(1-skew*t+(kurt-1)*t*t/4, 0)
+	half := z975 * math.Sqrt(varT/n)
+	return Estimate{Elo: coeff * t, Low: coeff * (t - half), High: coeff * (t + half)}
+}
+
+// LOS is the likelihood of superiority from the pairs: the probability that
+// the side is stronger, Φ((s−½)/(σ/√n)) with s the mean pair score, σ its
+// standard deviation and n the pairs (fastchess's pentanomial LOS). It is
+// 0.5 with no pairs, and 0, 0.5 or 1 while every pair scored the same.
+func (p Penta) LOS() float64 {
+	n := float64(p.Pairs())
+	mean, variance := p.meanVar()
+	switch {
+	case n == 0 || mean == 0.5:
+		return 0.5
+	case variance == 0 && mean > 0.5:
+		return 1
+	case variance == 0:
 		return 0
 	}
-	mean, variance := p.meanVarReg(1e-3)
-	s0, s1 := ScoreFromElo(s.Elo0), ScoreFromElo(s.Elo1)
-	return (s1 - s0) * (2*mean - s0 - s1) * n / (2 * variance)
+	return 0.5 * math.Erfc(-(mean-0.5)/math.Sqrt(2*variance/n))
 }
 
-// Decision is the state of an SPRT.
-type Decision int
-
-// SPRT decisions.
-const (
-	Continue Decision = iota
-	AcceptH0
-	AcceptH1
-)
-
-// String names the decision: "continue", "H0 accepted", "H1 accepted".
-func (d Decision) String() string {
-	switch d {
-	case AcceptH0:
-		return "H0 accepted"
-	case AcceptH1:
-		return "H1 accepted"
+// DrawRatio is the fraction of pairs that scored 1 of 2 points (a draw and
+// a draw, or a win and a loss), 0 with no pairs: the draw ratio fastchess
+// reports for pentanomial statistics.
+func (p Penta) DrawRatio() float64 {
+	if p.Pairs() == 0 {
+		return 0
 	}
-	return "continue"
+	return float64(p[2]) / float64(p.Pairs())
 }
 
-// Decide returns the test's decision for the pairs so far.
-func (s SPRT) Decide(p Penta) Decision {
-	llr := s.LLR(p)
-	lo, hi := s.Bounds()
-	switch {
-	case llr >= hi:
-		return AcceptH1
-	case llr <= lo:
-		return AcceptH0
+// PairsRatio is the number of pairs won (1½ or 2 points) over the number
+// lost (0 or ½), as fastchess reports it: +Inf when none were lost and some
+// won, NaN when none were either.
+func (p Penta) PairsRatio() float64 {
+	won, lost := float64(p[3]+p[4]), float64(p[0]+p[1])
+	if lost == 0 && won == 0 {
+		return math.NaN()
 	}
-	return Continue
+	return won / lost
 }

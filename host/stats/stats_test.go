@@ -70,45 +70,6 @@ func TestPenta(t *testing.T) {
 	}
 }
 
-func TestSPRT(t *testing.T) {
-	s := SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}
-	lo, hi := s.Bounds()
-	if !near(lo, -2.944, 1e-3) || !near(hi, 2.944, 1e-3) {
-		t.Errorf("bounds %v %v; want ±ln(19) = ±2.944", lo, hi)
-	}
-	if err := s.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	for _, bad := range []SPRT{{0, 10, 0, 0.05}, {10, 0, 0.05, 0.05}, {0, 10, 0.05, 1}} {
-		if bad.Validate() == nil {
-			t.Errorf("%+v validated", bad)
-		}
-	}
-	// A strong side: 300 pairs, mostly 2-0 → H1.
-	strong := Penta{0, 10, 60, 80, 150}
-	if d := s.Decide(strong); d != AcceptH1 {
-		t.Errorf("strong: LLR %v, decision %v", s.LLR(strong), d)
-	}
-	// Equal sides, many pairs → H0 (elo 0 is nearer H0).
-	equal := Penta{200, 800, 2000, 800, 200}
-	if d := s.Decide(equal); d != AcceptH0 {
-		t.Errorf("equal: LLR %v, decision %v", s.LLR(equal), d)
-	}
-	allWins := Penta{0, 0, 0, 0, 30} // zero variance: regularised
-	if d := s.Decide(allWins); d != AcceptH1 {
-		t.Errorf("all wins: LLR %v, decision %v", s.LLR(allWins), d)
-	}
-	few := Penta{0, 1, 2, 1, 0}
-	if d := s.Decide(few); d != Continue {
-		t.Errorf("few: LLR %v, decision %v", s.LLR(few), d)
-	}
-	// LLR by hand for equal: mean .5, s0=.5, s1=ScoreFromElo(10)=.514387; var = (200·.25+800·.0625+0+800·.0625+200·.25)/4000 = .05
-	want := (ScoreFromElo(10) - 0.5) * (1 - 0.5 - ScoreFromElo(10)) * 4000 / (2 * 0.05)
-	if got := s.LLR(equal); !near(got, want, 1e-3) || !near(got, -8.28, 0.01) {
-		t.Errorf("LLR(equal) = %v, want %v", got, want)
-	}
-}
-
 func TestEstimateString(t *testing.T) {
 	for _, tc := range []struct {
 		e    Estimate
@@ -120,6 +81,71 @@ func TestEstimateString(t *testing.T) {
 	} {
 		if got := tc.e.String(); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.e, got, tc.want)
+		}
+	}
+}
+
+// 60 W, 20 D, 20 L: s = 0.7, σ = 0.4, t = 0.5, nElo = 0.5·800/ln 10 = 173.72.
+// Central moments: m3 = .2·(−.7)³+.2·(−.2)³+.6·(.3)³ = −.054, skewness
+// −.054/.4³ = −.84375; m4 = .0532, kurtosis .0532/.4⁴ = 2.078125. Variance of
+// t: 1 + .84375·.5 + 1.078125·.25/4 = 1.48926, half-width
+// 1.96·√(1.48926/100) = .239184 → nElo 347.4356·(.5 ± .239184).
+func TestNElo(t *testing.T) {
+	e := WDL{W: 60, D: 20, L: 20}.NElo()
+	if !near(e.Elo, 173.718, 0.01) || !near(e.Low, 90.617, 0.01) || !near(e.High, 256.819, 0.01) {
+		t.Errorf("WDL nElo %+v", e)
+	}
+	// Pairs 5-10-50-20-15: mean .575, variance .063125 per pair; a game's σ
+	// is √(2·.063125) = .35532, nElo .075/.35532·347.4356 = 73.34.
+	p := Penta{5, 10, 50, 20, 15}
+	if e := p.NElo(); !near(e.Elo, 73.336, 0.01) || !(e.Low < e.Elo && e.Elo < e.High) {
+		t.Errorf("penta nElo %+v", e)
+	}
+	// Symmetric results: nElo 0 and a symmetric interval.
+	if e := (Penta{10, 20, 40, 20, 10}).NElo(); !near(e.Elo, 0, 1e-9) || !near(e.Low, -e.High, 1e-9) {
+		t.Errorf("symmetric nElo %+v", e)
+	}
+	for _, e := range []Estimate{(WDL{}).NElo(), (WDL{D: 7}).NElo(), (WDL{W: 3}).NElo(), (Penta{}).NElo(), (Penta{0, 0, 9, 0, 0}).NElo()} {
+		if !math.IsNaN(e.Elo) || e.String() != "n/a" {
+			t.Errorf("undefined nElo %+v %q", e, e.String())
+		}
+	}
+}
+
+func TestRatiosAndPentaLOS(t *testing.T) {
+	if r := (WDL{W: 3, D: 5, L: 2}).DrawRatio(); !near(r, 0.5, 1e-12) {
+		t.Errorf("WDL draw ratio %v", r)
+	}
+	if r := (WDL{}).DrawRatio(); r != 0 {
+		t.Errorf("no games: draw ratio %v", r)
+	}
+	p := Penta{5, 10, 50, 20, 15}
+	if r := p.DrawRatio(); !near(r, 0.5, 1e-12) {
+		t.Errorf("penta draw ratio %v", r)
+	}
+	if r := p.PairsRatio(); !near(r, 35.0/15, 1e-12) {
+		t.Errorf("pairs ratio %v", r)
+	}
+	if r := (Penta{0, 0, 3, 1, 0}).PairsRatio(); !math.IsInf(r, 1) {
+		t.Errorf("none lost: pairs ratio %v", r)
+	}
+	if r := (Penta{0, 0, 3, 0, 0}).PairsRatio(); !math.IsNaN(r) {
+		t.Errorf("none won or lost: pairs ratio %v", r)
+	}
+	if s := p.Score(); !near(s, 0.575, 1e-12) {
+		t.Errorf("penta score %v", s)
+	}
+	// Φ(.075/√(.063125/100)) = Φ(2.985) = .99858.
+	tests := []struct {
+		p    Penta
+		want float64
+	}{
+		{p, 0.99858}, {Penta{15, 20, 50, 10, 5}, 1 - 0.99858}, {Penta{10, 20, 40, 20, 10}, 0.5},
+		{Penta{}, 0.5}, {Penta{0, 0, 0, 0, 3}, 1}, {Penta{2, 0, 0, 0, 0}, 0}, {Penta{0, 0, 4, 0, 0}, 0.5},
+	}
+	for _, tc := range tests {
+		if got := tc.p.LOS(); !near(got, tc.want, 1e-5) {
+			t.Errorf("LOS(%v) = %v, want %v", tc.p, got, tc.want)
 		}
 	}
 }
