@@ -412,6 +412,9 @@ func TestJavaCoursePlayersInCourseReferee(t *testing.T) {
 		// The default bot's choice starts every bot once, in initPlayer's time.
 		{"beside the classes, default bot", "2", []string{"KINROW=", "KINROW_BOT="},
 			[]string{"mnk:4:4:3:kinrow.course.KinrowMNKPlayer:kinrow.testplayers.MNKRandom", "cx:4:5:3:kinrow.testplayers.CXRandom:kinrow.course.KinrowCXPlayer"}, ""},
+		// No kinrow: the players still answer legal moves, saying why.
+		{"no kinrow", "1", []string{"KINROW=" + filepath.Join(inst, "nosuch")},
+			[]string{"cx:6:7:4:kinrow.course.KinrowCXPlayer:kinrow.testplayers.CXRandom", "mnk:3:3:3:kinrow.testplayers.MNKRandom:kinrow.course.KinrowMNKPlayer"}, "none"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cp := d.fw + ":" + filepath.Join(inst, "course-classes") + ":" + d.tp
@@ -444,6 +447,12 @@ func TestJavaCoursePlayersInCourseReferee(t *testing.T) {
 			}
 			if kinrowMoves < 2*len(tt.games) {
 				t.Errorf("%d kinrow moves timed", kinrowMoves)
+			}
+			if tt.bot == "none" {
+				if n := strings.Count(stderr.String(), "cannot start a game on kinrow"); n != len(tt.games) {
+					t.Errorf("%d players said they cannot start kinrow, want %d", n, len(tt.games))
+				}
+				return
 			}
 			// Started once per player instance, with the bot asked for; no
 			// fallback move was needed.
@@ -547,4 +556,41 @@ func TestJavaBridgeProtocol(t *testing.T) {
 	if !strings.Contains(stderr.String(), "initPlayer(3, 3, 3, true, 1) done: mnkrandom") {
 		t.Errorf("initPlayer not logged as run at kinrow-side:\n%s", stderr.String())
 	}
+}
+
+// A bridged player is an engine like any other under the referee's
+// containment: its JVM is stopped (state T) while the opponent thinks.
+func TestJavaPlayerSuspendedWhileOpponentThinks(t *testing.T) {
+	d := javaSetup(t)
+	dir := javaManifests(t, d, map[string]string{"cxrandom": "CXRandom"})
+	stopped := make(chan bool, 1)
+	done := make(chan struct{})
+	go func() {
+		seen := false
+		defer func() { stopped <- seen }()
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+			for _, p := range javaProcesses() {
+				pid, _ := strconv.Atoi(strings.Fields(p)[0])
+				if procState(pid) == "T" {
+					seen = true
+				}
+			}
+		}
+	}()
+	_, recs, _ := runJavaMatch(t, dir, nil, "--rules", "connect4", "--bot", "cxrandom", "--bot", "alphabeta", "--games", "2", "--movetime", "300ms")
+	close(done)
+	if !<-stopped {
+		t.Errorf("the JVM was never seen stopped while alphabeta thought")
+	}
+	for _, rec := range recs {
+		if rec.Reason == record.ReasonForfeit {
+			t.Errorf("forfeit: %s", rec.Detail)
+		}
+	}
+	checkNoJVM(t)
 }

@@ -647,10 +647,15 @@ public final class Main {
         }
     }
 
-    private synchronized void removeWorkdir() {
-        if (workdir != null) {
-            removeTree(workdir);
-            workdir = null;
+    /** Guards workdir; not the bridge's lock, which a player's exit may leave held. */
+    private final Object workdirLock = new Object();
+
+    private void removeWorkdir() {
+        synchronized (workdirLock) {
+            if (workdir != null) {
+                removeTree(workdir);
+                workdir = null;
+            }
         }
     }
 
