@@ -407,7 +407,9 @@ func TestJavaCoursePlayersInCourseReferee(t *testing.T) {
 		games []string
 		bot   string
 	}{
-		{"KINROW and KINROW_BOT", "1", []string{"KINROW=" + filepath.Join(inst, "kinrow"), "KINROW_BOT=random"},
+		// 2 s: the first initPlayer starts kinrow and its bot, which under
+		// a full parallel test run can take most of a second.
+		{"KINROW and KINROW_BOT", "2", []string{"KINROW=" + filepath.Join(inst, "kinrow"), "KINROW_BOT=random"},
 			[]string{"cx:6:7:4:kinrow.course.KinrowCXPlayer:kinrow.testplayers.CXRandom", "mnk:3:3:3:kinrow.testplayers.MNKRandom:kinrow.course.KinrowMNKPlayer"}, "--bot random"},
 		// The default bot's choice starts every bot once, in initPlayer's time.
 		{"beside the classes, default bot", "2", []string{"KINROW=", "KINROW_BOT="},
@@ -525,6 +527,13 @@ func TestJavaBridgeProtocol(t *testing.T) {
 		{"undo", "="},
 		{"play o c1", "="},
 		{"genmove x", "= b3"},
+		// Past 25 columns the letters go on as aa, ab, … (ae: column 30).
+		{"rules mnk:5x30x4", "="},
+		{"kinrow-side x", "="},
+		{"genmove x", "= a5"},
+		{"play o ae1", "="},
+		{"genmove x", "= b5"},
+		{"play o af1", "? illegal move: column of af1 off the board of 30 columns"},
 		{"frobnicate", "? unknown command"},
 		{"quit", "="},
 	}
