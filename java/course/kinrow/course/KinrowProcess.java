@@ -26,7 +26,8 @@ public final class KinrowProcess {
     private final String who;
     private Process proc;
     private Writer in;
-    private final LinkedBlockingQueue<String> answers = new LinkedBlockingQueue<>();
+    /** The answers of the running process (a new queue for each process). */
+    private LinkedBlockingQueue<String> answers = new LinkedBlockingQueue<>();
     private Thread hook;
     private long moveTimeSent = -1;
 
@@ -151,8 +152,9 @@ public final class KinrowProcess {
         Process p = pb.start();
         proc = p;
         in = new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8);
-        answers.clear();
-        Thread reader = new Thread(() -> readAnswers(p), "kinrow-answers");
+        LinkedBlockingQueue<String> q = new LinkedBlockingQueue<>();
+        answers = q;
+        Thread reader = new Thread(() -> readAnswers(p, q), "kinrow-answers");
         reader.setDaemon(true);
         reader.start();
         Writer w = in;
@@ -161,7 +163,7 @@ public final class KinrowProcess {
         log(who, "started " + String.join(" ", argv) + " (pid " + p.pid() + ")");
     }
 
-    private void readAnswers(Process p) {
+    private static void readAnswers(Process p, LinkedBlockingQueue<String> answers) {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             StringBuilder sb = null;
             String line;
@@ -212,13 +214,40 @@ public final class KinrowProcess {
             a = null;
         }
         if (a == null) {
-            close();
+            kill(); // at once: the player still has to answer in time
             throw new IOException("no answer from kinrow to " + cmd + " within " + timeoutMs + " ms");
         }
         if (a.startsWith("=")) {
             return a.substring(1).trim();
         }
         throw new IOException("kinrow refused " + cmd + ": " + a);
+    }
+
+    /** Kills the process without waiting (its input closes, so it also stops its bots). */
+    private void kill() {
+        Process p = proc;
+        proc = null;
+        if (p == null) {
+            return;
+        }
+        try {
+            in.close();
+        } catch (IOException e) {
+            // already gone
+        }
+        p.destroyForcibly();
+        removeHook();
+    }
+
+    private void removeHook() {
+        if (hook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook runs anyway
+            }
+            hook = null;
+        }
     }
 
     /** Ends the process: quit, then killed. */
@@ -229,14 +258,7 @@ public final class KinrowProcess {
             return;
         }
         stop(p, in);
-        if (hook != null) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException e) {
-                // the JVM is shutting down: the hook runs anyway
-            }
-            hook = null;
-        }
+        removeHook();
     }
 
     /** Asks p to quit (it stops its bots), then kills it if it has not exited within a second. */
