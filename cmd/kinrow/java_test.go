@@ -400,6 +400,10 @@ func TestJavaCoursePlayersInCourseReferee(t *testing.T) {
 	if out, err := exec.Command("cp", "-r", d.cc, filepath.Join(inst, "course-classes")).CombinedOutput(); err != nil {
 		t.Fatalf("cp: %v\n%s", err, out)
 	}
+	mute := filepath.Join(inst, "mute")
+	if err := os.WriteFile(mute, []byte("#!/bin/sh\nexec sleep 120\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		name  string
 		secs  string
@@ -414,8 +418,12 @@ func TestJavaCoursePlayersInCourseReferee(t *testing.T) {
 		// The default bot's choice starts every bot once, in initPlayer's time.
 		{"beside the classes, default bot", "3", []string{"KINROW=", "KINROW_BOT="},
 			[]string{"mnk:4:4:3:kinrow.course.KinrowMNKPlayer:kinrow.testplayers.MNKRandom", "cx:4:5:3:kinrow.testplayers.CXRandom:kinrow.course.KinrowCXPlayer"}, ""},
-		// No kinrow: the players still answer legal moves, saying why.
+		// No kinrow, or one that never answers (killed at the end of
+		// initPlayer's time): the players still answer legal moves in
+		// time, saying why.
 		{"no kinrow", "1", []string{"KINROW=" + filepath.Join(inst, "nosuch")},
+			[]string{"cx:6:7:4:kinrow.course.KinrowCXPlayer:kinrow.testplayers.CXRandom", "mnk:3:3:3:kinrow.testplayers.MNKRandom:kinrow.course.KinrowMNKPlayer"}, "none"},
+		{"kinrow never answers", "1", []string{"KINROW=" + mute},
 			[]string{"cx:6:7:4:kinrow.course.KinrowCXPlayer:kinrow.testplayers.CXRandom", "mnk:3:3:3:kinrow.testplayers.MNKRandom:kinrow.course.KinrowMNKPlayer"}, "none"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -450,15 +458,21 @@ func TestJavaCoursePlayersInCourseReferee(t *testing.T) {
 			if kinrowMoves < 2*len(tt.games) {
 				t.Errorf("%d kinrow moves timed", kinrowMoves)
 			}
+			starts := regexp.MustCompile(`started (\S+) serve --rules \S+( --bot \S+)? \(pid (\d+)\)`).FindAllStringSubmatch(stderr.String(), -1)
 			if tt.bot == "none" {
 				if n := strings.Count(stderr.String(), "cannot start a game on kinrow"); n != len(tt.games) {
 					t.Errorf("%d players said they cannot start kinrow, want %d", n, len(tt.games))
+				}
+				for _, s := range starts {
+					pid, _ := strconv.Atoi(s[3])
+					if st := procState(pid); st != "" && st != "Z" {
+						t.Errorf("the mute kinrow (pid %d) still runs", pid)
+					}
 				}
 				return
 			}
 			// Started once per player instance, with the bot asked for; no
 			// fallback move was needed.
-			starts := regexp.MustCompile(`started (\S+) serve --rules \S+( --bot \S+)? \(pid (\d+)\)`).FindAllStringSubmatch(stderr.String(), -1)
 			if len(starts) != len(tt.games) {
 				t.Fatalf("%d kinrow processes started, want %d", len(starts), len(tt.games))
 			}
