@@ -113,11 +113,10 @@ func Probe(ctx context.Context, java, jar string, classPath []string, class stri
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return Player{}, fmt.Errorf("probe %s: %s (%w)", class, lastLine(msg), err)
 		}
-		return Player{}, fmt.Errorf("probe %s: %s", class, lastLine(msg))
+		return Player{}, fmt.Errorf("probe %s: %w", class, err)
 	}
 	p, err := ParseProbe(stdout.String())
 	if err != nil {
