@@ -172,3 +172,29 @@ func FuzzQuote(f *testing.F) {
 		}
 	})
 }
+
+// The manifest docs/BOTS.md shows is exactly what Manifest writes for it.
+func TestManifestInTheDocs(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "BOTS.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var block string
+	for _, part := range strings.Split(string(doc), "```toml\n")[1:] {
+		text, _, _ := strings.Cut(part, "```")
+		if strings.Contains(text, MainClass) {
+			block = text
+		}
+	}
+	if block == "" {
+		t.Fatal("docs/BOTS.md shows no manifest of the bridge")
+	}
+	want, err := Manifest(Config{Name: "l1", Java: "/usr/bin/java", Jar: "/home/me/kinrow/bin/kinrow-java.jar",
+		ClassPath: []string{"/home/me/course/bin"}, Player: Player{Kind: ConnectX, Class: "connectx.L1.L1", JavaFeature: 17}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if block != string(want) {
+		t.Errorf("docs/BOTS.md shows\n%s\nManifest writes\n%s", block, want)
+	}
+}
