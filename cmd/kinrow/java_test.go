@@ -429,6 +429,7 @@ func TestJavaCoursePlayersInCourseReferee(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cp := d.fw + ":" + filepath.Join(inst, "course-classes") + ":" + d.tp
 			cmd := exec.Command("java", append([]string{"-cp", cp, "kinrow.testplayers.Referee", tt.secs}, tt.games...)...)
+			cmd.Dir = t.TempDir() // the test players write files where they run
 			// kinrow is not on PATH here: $KINROW, or the one beside course-classes.
 			cmd.Env = append(os.Environ(), "PATH=/usr/bin:/bin", "KINROW_BOT_PATH=", "KINROW_LOG=warn")
 			cmd.Env = append(cmd.Env, tt.env...)
@@ -510,6 +511,7 @@ func prefixed(prefix string, names []string) []string {
 func TestJavaBridgeProtocol(t *testing.T) {
 	d := javaSetup(t)
 	cmd := exec.Command("java", "-cp", d.jar+":"+d.fw+":"+d.tp, javabridge.MainClass, "--player", "kinrow.testplayers.MNKCorner")
+	cmd.Dir = t.TempDir()
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
