@@ -64,6 +64,7 @@ func start(ctx context.Context, name, display, path string, opts map[string]stri
 		StartTimeout:     cfg.StartTimeout,
 		Logger:           log,
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: cfg.SocketDir},
+		GRPCDialOptions:  botapi.DialOptions(), // size caps on every answer
 		RunnerFunc: func(l hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
 			bin := exec.Command(path)
 			bin.Env = cmd.Env // go-plugin's handshake variables and the socket dir
@@ -192,6 +193,7 @@ func (b *Bot) NewGame(ctx context.Context, s referee.Setup) error {
 		Moves:   moves,
 		Time: botapi.TimeControl{
 			MoveTime: s.Clock.MoveTime, Main: s.Clock.Main, Byo: s.Clock.Byo, ByoStones: s.Clock.Stones,
+			Increment: s.Clock.Increment,
 		},
 	})
 	return b.wrap(err)
@@ -208,7 +210,7 @@ func (b *Bot) Undo(ctx context.Context) error { return b.wrap(b.api.Undo(ctx)) }
 // GenMove asks the bot for a move, logging the progress it streams.
 func (b *Bot) GenMove(ctx context.Context, req referee.MoveRequest) (string, error) {
 	move, err := b.api.GenMove(ctx, botapi.GenMoveRequest{
-		Deadline: req.Deadline, MoveTime: req.MoveTime, XLeft: req.Left[0], OLeft: req.Left[1], Play: true,
+		Deadline: req.Deadline, Budget: req.MoveTime, XLeft: req.Left[0], OLeft: req.Left[1], Play: true,
 	}, func(p botapi.Progress) {
 		b.log.Debug("thinking", "depth", p.Depth, "score", p.Score, "best", p.BestMove, "nodes", p.Nodes)
 	})
