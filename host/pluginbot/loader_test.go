@@ -230,3 +230,26 @@ func TestDefaultDoesNotWaitOnABrokenBot(t *testing.T) {
 		t.Errorf("Info(zzz) = %v, want the caller's deadline", err)
 	}
 }
+
+// TestFirstGenmoveDoesNotWaitOnABrokenBot runs the real kinrow serve with
+// a bot that never handshakes on its bot path (and a start timeout of 20 s):
+// the first genmove, which chooses the default bot, answers within the
+// probe timeout plus a margin, not after the start timeout.
+func TestFirstGenmoveDoesNotWaitOnABrokenBot(t *testing.T) {
+	dir := shortTemp(t)
+	if err := os.Symlink(filepath.Join(binDir, brokenDir, "kinrow-bot-zzz"), filepath.Join(dir, "kinrow-bot-zzz")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(filepath.Join(binDir, "kinrow"), "serve", "--movetime", "200ms", "--bot-start-timeout", "20s")
+	cmd.Env = append(os.Environ(), "TMPDIR="+dir, "KINROW_BOT_PATH="+dir)
+	cmd.Stdin = strings.NewReader("genmove x\nquit\n")
+	start := time.Now()
+	out, err := cmd.Output()
+	took := time.Since(start)
+	if err != nil || !strings.HasPrefix(string(out), "= ") {
+		t.Fatalf("kinrow serve: %v, output %q", err, out)
+	}
+	if took > DefaultProbeTimeout+5*time.Second {
+		t.Errorf("the first genmove took %v with a broken bot on the path", took)
+	}
+}
