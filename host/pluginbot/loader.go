@@ -486,7 +486,7 @@ func socketDirOwner(name string) (int, bool) {
 		return 0, false
 	}
 	digits, random, ok := strings.Cut(rest, "-")
-	if !ok || random == "" || digits == "" || len(digits) > 9 {
+	if !ok || random == "" || digits == "" || digits[0] == '0' || len(digits) > 9 {
 		return 0, false
 	}
 	pid := 0

@@ -113,6 +113,7 @@ func TestSocketDirOwner(t *testing.T) {
 		{"kinrow-bots-1234", 0, false},
 		{"kinrow-bots--567", 0, false},
 		{"kinrow-bots-0-567", 0, false},
+		{"kinrow-bots-012-567", 0, false}, // never written so
 		{"kinrow-bots-12a4-567", 0, false},
 		{"kinrow-bots-99999999999999999999-1", 0, false},
 		{"kinrow-bot-1234-567", 0, false},
@@ -252,4 +253,25 @@ func TestFirstGenmoveDoesNotWaitOnABrokenBot(t *testing.T) {
 	if took > DefaultProbeTimeout+5*time.Second {
 		t.Errorf("the first genmove took %v with a broken bot on the path", took)
 	}
+}
+
+// FuzzSocketDirOwner checks that a name is read as an owner's only when it
+// is exactly kinrow-bots-PID-SOMETHING with PID a positive number.
+func FuzzSocketDirOwner(f *testing.F) {
+	for _, s := range []string{"kinrow-bots-1234-567", "kinrow-bots-1234", "kinrow-bots--1", "kinrow-bots-0-1", "kinrow-bots-+5-x", "kinrow-bots-007-x", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		pid, ok := socketDirOwner(name)
+		if !ok {
+			if pid != 0 {
+				t.Errorf("socketDirOwner(%q) = %d, false", name, pid)
+			}
+			return
+		}
+		rest, found := strings.CutPrefix(name, fmt.Sprintf("kinrow-bots-%d-", pid))
+		if pid <= 0 || !found || rest == "" {
+			t.Errorf("socketDirOwner(%q) = %d, true", name, pid)
+		}
+	})
 }
