@@ -254,8 +254,13 @@ func (l *Loader) probe(e botpath.Entry) (*probe, error) {
 		return p, nil
 	}
 	p := &probe{done: make(chan struct{})}
+	if err := l.ctx.Err(); err != nil { // closed: no new process
+		p.err = fmt.Errorf("ask bot %s to describe itself: the loader is closed: %w", e.Name, err)
+		close(p.done)
+		return p, nil
+	}
 	l.probes[key] = p
-	l.probing.Add(1)
+	l.probing.Add(1) // under l.mu, so never after Close's Wait began
 	go func() {
 		defer l.probing.Done()
 		defer close(p.done)
@@ -398,7 +403,9 @@ func (l *Loader) passedOver(p *probe) bool {
 // Close stops the probes under way, kills every bot still running and
 // removes the socket directory.
 func (l *Loader) Close() {
+	l.mu.Lock()
 	l.cancel()
+	l.mu.Unlock()
 	l.probing.Wait() // each stops within the kill timeout
 	l.mu.Lock()
 	bots := make([]closer, 0, len(l.live))
