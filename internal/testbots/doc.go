@@ -19,6 +19,9 @@
 //   - forker: starts a child "sleep 300" in its own process group at every
 //     NewGame, then hangs like hang in GenMove.
 //   - oldproto: speaks plugin protocol version 0, which the host refuses.
+//   - refuser: takes games=N new games per process (default 1) and refuses
+//     the next ones; refuses every game of kind refuse_kind (connectx or
+//     mnk, default none).
 //
 // Two are engines, not plugins, run through engine manifests (host/manifest)
 // and built under their own names: gomocupbrain speaks the Gomocup brain
