@@ -148,14 +148,16 @@ func (s *Server) Close() {
 	s.cfg.Loader.Close()
 }
 
-// drop stops side c's running bot, keeping what was asked for.
+// drop stops side c's running bot, keeping what was asked for. The bot is
+// detached first, so no notification is still being delivered to it when it
+// is closed.
 func (s *Server) drop(c engine.Color) {
 	if p := s.sides[c].player; p != nil {
-		p.Close()
-		s.sides[c].player = nil
 		if s.game.Player(c) == p {
 			_ = s.game.Attach(context.Background(), c, nil)
 		}
+		p.Close()
+		s.sides[c].player = nil
 	}
 }
 

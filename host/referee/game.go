@@ -154,7 +154,10 @@ func (g *Game) detach(c engine.Color) {
 }
 
 // Attach makes p the player of side c (nil detaches) and tells it the game
-// so far. The previous player of c is not killed: that is the caller's job.
+// so far. The previous player of c is not killed: that is the caller's job;
+// its pending notifications are dropped first, so it can be closed (or
+// attached again) at once. A player plays one side at a time: detach it
+// from the other side first.
 // A cancelled ctx is returned as an error and leaves c without a player.
 func (g *Game) Attach(ctx context.Context, c engine.Color, p Player) error {
 	g.detach(c)
