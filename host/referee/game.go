@@ -201,8 +201,12 @@ func (e *RefusalError) Unwrap() error { return e.Err }
 // refusing side. A cancelled ctx is an error of its own, never a refusal;
 // the players it reached no NewGame are detached.
 func (g *Game) Restart(ctx context.Context, rules engine.Rules) error {
+	// A player still taking the old game's notifications gets its own move
+	// time to finish (a frozen one is killed then, and refuses the game at
+	// once); the notifications are moot after that.
+	g.Settle(ctx)
 	for c, b := range g.boxes {
-		if b != nil { // the old game's notifications are moot
+		if b != nil {
 			b.stop(g.cfg.CallTimeout)
 			g.boxes[c] = newMailbox(g.players[c])
 		}

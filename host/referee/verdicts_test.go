@@ -501,3 +501,36 @@ func TestBadTimesAreRefused(t *testing.T) {
 		})
 	}
 }
+
+// A new game does not wait on a frozen player longer than its move time:
+// it is killed and refuses the game; the healthy side takes it.
+func TestRestartWithAFrozenPlayer(t *testing.T) {
+	const callTimeout = 10 * time.Second
+	x, o := frozen("frozen"), &fakePlayer{name: "healthy", answer: firstLegal}
+	g := attach(t, Config{Clock: Clock{MoveTime: 100 * time.Millisecond}, Grace: 50 * time.Millisecond, CallTimeout: callTimeout}, x, o)
+	ctx := context.Background()
+	if err := g.Play(ctx, engine.X, 3); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	err := g.Restart(ctx, engine.Connect4())
+	if took := time.Since(start); took > callTimeout/4 {
+		t.Errorf("the restart took %v", took)
+	}
+	var refusal *RefusalError
+	if !errors.As(err, &refusal) || refusal.Color != engine.X || !x.wasKilled() {
+		t.Errorf("restart: %v; killed %v; want x refusing", err, x.wasKilled())
+	}
+	if g.Player(engine.X) != nil || g.Player(engine.O) != o || o.wasKilled() {
+		t.Errorf("players after the restart: x %v, o %v", g.Player(engine.X), g.Player(engine.O))
+	}
+	if out, err := g.GenMove(ctx, engine.X); err == nil {
+		t.Errorf("genmove for the detached x: %+v", out)
+	}
+	if err := g.Play(ctx, engine.X, 3); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := g.GenMove(ctx, engine.O); err != nil || !out.Played {
+		t.Errorf("o after the restart: %+v, %v", out, err)
+	}
+}
