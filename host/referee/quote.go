@@ -13,29 +13,25 @@ import (
 const MaxQuote = 256
 
 // Quote returns s as a forfeit's detail quotes it: on one line (control
-// characters become spaces, bytes that are not UTF-8 become U+FFFD), and
-// past MaxQuote bytes cut at a character boundary and followed by
-// "… (N bytes)", N being the length of s.
+// characters become spaces, bytes that are not UTF-8 become U+FFFD), and,
+// when that is longer than MaxQuote bytes, cut at a character boundary and
+// followed by "… (N bytes)", N being the length of s as the bot sent it.
 func Quote(s string) string {
 	n := len(s)
-	cut := n > MaxQuote
-	if cut {
-		s = s[:MaxQuote]
-		if i := lastStart(s); !utf8.FullRuneInString(s[i:]) {
-			s = s[:i] // a character cut in two
-		}
-	}
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = strings.Map(func(r rune) rune {
+	q := strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {
 			return ' '
 		}
 		return r
-	}, s)
-	if cut {
-		s += fmt.Sprintf("… (%d bytes)", n)
+	}, strings.ToValidUTF8(s, "\uFFFD"))
+	if len(q) <= MaxQuote {
+		return q
 	}
-	return s
+	q = q[:MaxQuote]
+	if i := lastStart(q); !utf8.FullRuneInString(q[i:]) {
+		q = q[:i] // a character cut in two
+	}
+	return q + fmt.Sprintf("… (%d bytes)", n)
 }
 
 // lastStart is the index of the first byte of the last (possibly partial)
