@@ -346,8 +346,9 @@ func TestEnginesInServe(t *testing.T) {
 	if !strings.HasPrefix(string(tr), "START 9\nINFO timeout_turn 180\n") {
 		t.Errorf("brain transcript:\n%s", tr)
 	}
-	// A game the brain does not list: it is unloaded, and cannot be loaded.
-	h.ok("rules tictactoe")
+	// A game the brain does not list: the rules command says the brain
+	// refused it (never replacing it with another bot), and it cannot be loaded.
+	h.fail("rules tictactoe", "x (brain) refused mnk:3x3x3")
 	h.fail("kinrow-load x brain", "engine brain does not play mnk:3x3x3: it plays mnk:15x15x5, mnk:9x9x5")
 	h.ok("rules connect4")
 	h.ok("kinrow-load x nested")

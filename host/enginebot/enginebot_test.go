@@ -466,6 +466,7 @@ func TestKinrowEngineGame(t *testing.T) {
 	if err := g.Undo(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	g.Settle(context.Background()) // the referee tells players in the background
 	if !strings.HasSuffix(transcript(t, m), "undo\n") {
 		t.Errorf("undo not sent:\n%s", transcript(t, m))
 	}
