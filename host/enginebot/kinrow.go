@@ -14,6 +14,16 @@ import (
 	"github.com/kinrow/kinrow/protocol/gtp"
 )
 
+// MaxMoveAnswer bounds the answer of a kinrow-protocol engine to genmove: a
+// longer answer, or one of several lines, is a protocol error, never quoted
+// whole. (Every answer is bounded by MaxAnswerBytes, each line of it by
+// gtp.MaxLineBytes.)
+const MaxMoveAnswer = 256
+
+// MaxAnswerBytes bounds any answer read from a kinrow-protocol engine
+// (gtp.Client.MaxAnswer); past it the engine forfeits by protocol error.
+const MaxAnswerBytes = 64 << 10
+
 // kinrowDriver speaks the host's own text protocol to the engine, as a
 // controller (protocol/gtp's Client).
 type kinrowDriver struct {
@@ -39,6 +49,7 @@ func (w engineWriter) Write(b []byte) (int, error) {
 // even a failure, shows it speaks the framing).
 func newKinrow(ctx context.Context, e *Engine) (*kinrowDriver, error) {
 	d := &kinrowDriver{e: e, c: gtp.NewClient(engineWriter{e.proc}, e.proc.stdout)}
+	d.c.SetMaxAnswer(MaxAnswerBytes)
 	r, err := d.c.Do(ctx, "protocol_version")
 	if err != nil {
 		if errors.Is(err, gtp.ErrMalformedResponse) {
@@ -126,12 +137,17 @@ func (d *kinrowDriver) undo(ctx context.Context) error {
 	return nil
 }
 
-// engineMoveTime is the time an engine is told it has for a move (Gomocup's
-// timeout_turn and time_left, kinrow-movetime): the move's time less a
-// tenth, at most 200 ms less, kept back for the pipes, the signals and the
-// engine's own bookkeeping; the referee's grace comes on top.
-func engineMoveTime(budget time.Duration) time.Duration {
-	margin := min(budget/10, 200*time.Millisecond)
+// engineTime is the time an engine is told it has (Gomocup's timeout_turn
+// and time_left, kinrow-movetime): the time less a margin kept back for the
+// pipes, the signals and the engine's own bookkeeping — a tenth, at most
+// 200 ms — of which the tolerance the engine gets past its deadline covers
+// a part or all. A Gomocup engine with the default tolerance of a second is
+// told its whole time, as Gomocup's managers tell timeout_turn and accept
+// an answer until timeout_turn plus their tolerance; a kinrow-protocol
+// engine (no tolerance) is told the time less the margin, and the
+// referee's grace comes on top.
+func engineTime(budget, tolerance time.Duration) time.Duration {
+	margin := max(min(budget/10, 200*time.Millisecond)-tolerance, 0)
 	return max(budget-margin, time.Millisecond)
 }
 
@@ -140,7 +156,7 @@ func (d *kinrowDriver) genMove(ctx context.Context, req referee.MoveRequest) (st
 		return "", errors.New("no game: genmove before NewGame")
 	}
 	d.e.resume()
-	if ms := engineMoveTime(req.MoveTime).Milliseconds(); ms != d.moveTime {
+	if ms := engineTime(req.MoveTime, 0).Milliseconds(); ms != d.moveTime {
 		r, err := d.c.Do(ctx, "kinrow-movetime", strconv.FormatInt(ms, 10))
 		if err != nil {
 			return "", err
@@ -155,12 +171,16 @@ func (d *kinrowDriver) genMove(ctx context.Context, req referee.MoveRequest) (st
 		return "", err
 	}
 	text = strings.TrimSpace(text)
+	if len(text) > MaxMoveAnswer || strings.ContainsAny(text, "\r\n") {
+		return "", fmt.Errorf("engine answered %d bytes on %d lines to genmove: not a move (at most one line of %d bytes)",
+			len(text), strings.Count(text, "\n")+1, MaxMoveAnswer)
+	}
 	if strings.EqualFold(text, "resign") {
 		return text, nil
 	}
 	if m, perr := d.rules.ParseMove(text); perr == nil && d.pos.Check(m) == nil {
 		d.pos.Play(m)
-		d.e.suspend()
+		d.e.suspendIdle()
 	}
 	return text, nil
 }
