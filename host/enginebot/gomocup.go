@@ -192,24 +192,30 @@ func (d *gomocupDriver) expectOK(ctx context.Context, cmd string) (unknown bool,
 // about sends ABOUT and waits for its answer (any line but MESSAGE and
 // DEBUG will do: an old brain answers in free text, UNKNOWN is fine too),
 // which shows the engine has read and done everything sent before it. A
-// brain that does not answer before ctx's deadline (the start timeout; the
-// game goes on) is asked no more: its late answer is ignored while it is
-// asked for a move.
-func (d *gomocupDriver) about(ctx, parent context.Context) error {
+// brain that does not answer within three quarters of what is left of
+// ctx's time (the game goes on) is asked no more: its late answer is
+// skipped while it is asked for a move.
+func (d *gomocupDriver) about(ctx context.Context) error {
 	if d.noAbout {
 		return nil
 	}
 	if err := d.send(ctx, gomocup.Command{Kind: gomocup.CmdAbout}); err != nil {
 		return err
 	}
-	r, err := d.next(ctx)
+	wait := ctx
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		wait, cancel = context.WithTimeout(ctx, time.Until(dl)*3/4)
+		defer cancel()
+	}
+	r, err := d.next(wait)
 	var se *gomocup.SyntaxError
 	switch {
 	case errors.Is(err, gomocup.ErrLineTooLong):
 		return errTooLong("instead of an answer to ABOUT")
 	case errors.As(err, &se):
 		d.e.log.Debug("engine answered ABOUT in free text", "error", err)
-	case errors.Is(err, context.DeadlineExceeded) && parent.Err() == nil:
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
 		d.e.log.Warn("engine did not answer ABOUT in time: its INFO settings may be read in its first move's time; not asking it again",
 			"timeout", d.e.startTimeout)
 		d.noAbout = true
@@ -228,7 +234,6 @@ func (d *gomocupDriver) about(ctx, parent context.Context) error {
 // hash table at max_memory), then ABOUT, whose answer shows the engine has
 // done all that.
 func (d *gomocupDriver) newGame(ctx context.Context, s referee.Setup) error {
-	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, d.e.startTimeout)
 	defer cancel()
 	d.e.resume()
@@ -304,7 +309,7 @@ func (d *gomocupDriver) newGame(ctx context.Context, s referee.Setup) error {
 	if err := d.send(ctx, info...); err != nil {
 		return err
 	}
-	return d.about(ctx, parent)
+	return d.about(ctx)
 }
 
 func infoCmd(key string, v int64) gomocup.Command {

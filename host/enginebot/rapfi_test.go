@@ -196,3 +196,25 @@ func TestEveryCommandOneWrite(t *testing.T) {
 		t.Errorf("want two BOARD blocks:\n%s", tr)
 	}
 }
+
+// TestSilentAbout: a brain that does not answer ABOUT plays on after a
+// while, and is not asked again at the next game.
+func TestSilentAbout(t *testing.T) {
+	m := setup(t, "mute", "gomocup", `"mnk:9x9x5"`, "-mute-about")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	e, err := Start(ctx, Config{Manifest: m, StartTimeout: 400 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Kill()
+	for range 2 {
+		g := referee.New(m.Rules[0], referee.Config{Clock: referee.Clock{MoveTime: time.Second}})
+		if rec := plies(t, g, e, &randomPlayer{}, 4); rec.Result != "" {
+			t.Fatalf("the game ended: %s %s", rec.Reason, rec.Detail)
+		}
+	}
+	if tr := transcript(t, m); strings.Count(tr, "ABOUT") != 1 || strings.Count(tr, "RESTART") != 1 {
+		t.Errorf("want one ABOUT, then RESTART:\n%s", tr)
+	}
+}

@@ -27,6 +27,6 @@
 // for D of CPU time and drops the command word it reads meanwhile, so that
 // "TURN 9,4" read then is answered "ERROR Unknown command: 9,4", as Rapfi's
 // command loop does; -noise writes a junk line, an ERROR and an OK before
-// every move; -whole-reads exits with status 5 when a read of its input
+// every move; -mute-about answers nothing to ABOUT; -whole-reads exits with status 5 when a read of its input
 // ends inside a line (a command written in pieces).
 package main

@@ -43,6 +43,7 @@ type brain struct {
 	race       time.Duration // CPU time "thinking" stays set after a move (see raceFilter)
 	thinking   atomic.Bool
 	noise      bool // junk, ERROR and OK lines before every move
+	muteAbout  bool // no answer to ABOUT
 }
 
 func main() {
@@ -60,6 +61,7 @@ func main() {
 	race := flag.Duration("race", 0, "after each move stay \"thinking\" for this much CPU time, dropping the command word read meanwhile as Rapfi does")
 	wholeReads := flag.Bool("whole-reads", false, "exit with status 5 when a read(2) of stdin does not end a line (a command split across writes)")
 	noise := flag.Bool("noise", false, "write a junk line, an ERROR and an OK before every move")
+	muteAbout := flag.Bool("mute-about", false, "answer nothing to ABOUT")
 	flag.Parse()
 	time.AfterFunc(limit, func() { os.Exit(4) })
 	if *pidfile != "" {
@@ -74,7 +76,7 @@ func main() {
 	b := &brain{w: gomocup.NewWriter(os.Stdout), mode: *mode, after: *after, square: *square, ignoreEnd: *ignoreEnd,
 		rng: rand.New(rand.NewPCG(*seed, 1)), board: map[gomocup.Point]int{},
 		startDelay: *startDelay, infoDelay: *infoDelay, firstOver: *firstOver, laterUnder: *laterUnder,
-		timeLimit: *firstOver != 0 || *laterUnder != 0, turn: 30 * time.Second, race: *race, noise: *noise}
+		timeLimit: *firstOver != 0 || *laterUnder != 0, turn: 30 * time.Second, race: *race, noise: *noise, muteAbout: *muteAbout}
 	if *transcript != "" {
 		f, err := os.OpenFile(*transcript, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
@@ -160,6 +162,9 @@ func (b *brain) handle(c gomocup.Command) {
 		delete(b.board, c.Point)
 		b.w.Response(gomocup.OK())
 	case gomocup.CmdAbout:
+		if b.muteAbout {
+			return
+		}
 		b.w.Response(gomocup.Response{Kind: gomocup.ReplyAbout, About: []gomocup.AboutField{{Key: "name", Value: "gomocupbrain"}}})
 	case gomocup.CmdEnd:
 		if !b.ignoreEnd {
