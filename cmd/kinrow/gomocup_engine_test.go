@@ -57,25 +57,32 @@ func TestRapfiLikeBrainInMatch(t *testing.T) {
 // Lines a Gomocup manager ignores (junk, ERROR, OK before the move) cost a
 // brain nothing in a match; a line of 8 MiB forfeits it by protocol error,
 // as does a kinrow engine's answer of 8 MiB on one line or 1.8 MB on many,
-// each with a short detail and a short record.
+// each with a short detail and a short record. A stray extra answer (a
+// second move, a second answer to genmove) is a protocol error, not a
+// crash.
 func TestEngineLinesInMatch(t *testing.T) {
 	kinrow := func(mode string) string {
 		return fmt.Sprintf("command = [%q, \"-mode\", %q, \"-after\", \"1\"]\nprotocol = \"kinrow\"\nrules = [\"mnk:9x9x5\"]\n",
 			filepath.Join(engines(t), "kinrowengine"), mode)
 	}
 	dir := manifests(t, map[string]string{
-		"noisy": brainManifest(t, `"mnk:9x9x5"`, "-noise"),
-		"huge":  brainManifest(t, `"mnk:9x9x5"`, "-mode", "huge", "-after", "1"),
-		"khuge": kinrow("huge"),
-		"klong": kinrow("long"),
+		"noisy":  brainManifest(t, `"mnk:9x9x5"`, "-noise"),
+		"huge":   brainManifest(t, `"mnk:9x9x5"`, "-mode", "huge", "-after", "1"),
+		"khuge":  kinrow("huge"),
+		"klong":  kinrow("long"),
+		"stray":  brainManifest(t, `"mnk:9x9x5"`, "-mode", "stray", "-after", "1"),
+		"kstray": kinrow("stray"),
 	})
 	pairs, recs := runEngineMatch(t, dir, "--rules", "mnk:9x9x5", "--bot", "random", "--bot", "noisy", "--bot", "huge",
-		"--bot", "khuge", "--bot", "klong", "--gauntlet", "--games", "2", "--movetime", "200ms")
-	want := map[string]string{"noisy": "", "huge": "protocol error", "khuge": "protocol error", "klong": "protocol error"}
+		"--bot", "khuge", "--bot", "klong", "--bot", "stray", "--bot", "kstray", "--gauntlet", "--games", "2", "--movetime", "200ms")
+	want := map[string]string{"noisy": "", "huge": "protocol error", "khuge": "protocol error", "klong": "protocol error",
+		"stray": "protocol error", "kstray": "protocol error"}
 	details := map[string]string{
-		"huge":  "engine wrote a line longer than 65536 bytes instead of a move",
-		"khuge": "line too long (limit 65536 bytes)",
-		"klong": "response too long: the answer has 1843231 bytes (limit 65536)",
+		"huge":   "engine wrote a line longer than 65536 bytes instead of a move",
+		"khuge":  "line too long (limit 65536 bytes)",
+		"klong":  "response too long: the answer has 1843231 bytes (limit 65536)",
+		"stray":  "engine wrote a move nobody asked for",
+		"kstray": "engine wrote an answer nobody asked for",
 	}
 	if len(pairs) != len(want) || len(recs) != 2*len(want) {
 		t.Fatalf("pairings %+v, %d records", pairs, len(recs))

@@ -273,6 +273,7 @@ func TestMisbehavingEnginesForfeit(t *testing.T) {
 		{"kinrow", "refuse", 1, record.ForfeitProtocolError, "engine refused genmove x: ? I do not want to"},
 		{"kinrow", "illegal", 0, record.ForfeitIllegalMove, "column 999 outside the board"},
 		{"kinrow", "crash", 1, record.ForfeitCrash, "crashed: the engine process exited (exit status 3)"},
+		{"kinrow", "stray", 1, record.ForfeitProtocolError, "engine wrote an answer nobody asked for"},
 		{"kinrow", "huge", 1, record.ForfeitProtocolError, "line too long"},
 		{"kinrow", "long", 1, record.ForfeitProtocolError, "response too long: the answer has 1843231 bytes (limit 65536)"},
 		{"kinrow", "wordy", 1, record.ForfeitProtocolError, "engine answered 1000 bytes on 1 lines to genmove: not a move (at most one line of 256 bytes)"},

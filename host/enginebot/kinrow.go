@@ -32,6 +32,7 @@ type kinrowDriver struct {
 	rules    engine.Rules
 	pos      *engine.Position
 	moveTime int64 // the kinrow-movetime sent last, ms (0: none)
+	stray    error // the engine wrote an answer nobody asked for (found by play)
 }
 
 // engineWriter writes to the engine's stdin with deadlines (the Client's
@@ -120,8 +121,19 @@ func (d *kinrowDriver) play(ctx context.Context, m engine.Move) error {
 	if d.pos == nil {
 		return errors.New("no game: a move before NewGame")
 	}
+	if d.stray != nil {
+		return nil // it forfeits when next asked for a move
+	}
 	d.e.resume()
-	return d.playMove(ctx, m)
+	err := d.playMove(ctx, m)
+	if errors.Is(err, gtp.ErrUnexpectedAnswer) {
+		// A stray extra answer is the engine's protocol error, told as
+		// such when it is next asked to move, not a failure to follow the
+		// game.
+		d.stray = err
+		return nil
+	}
+	return err
 }
 
 func (d *kinrowDriver) undo(ctx context.Context) error {
@@ -154,6 +166,9 @@ func engineTime(budget, tolerance time.Duration) time.Duration {
 func (d *kinrowDriver) genMove(ctx context.Context, req referee.MoveRequest) (string, error) {
 	if d.pos == nil {
 		return "", errors.New("no game: genmove before NewGame")
+	}
+	if d.stray != nil {
+		return "", fmt.Errorf("engine wrote an answer nobody asked for: %w", d.stray)
 	}
 	d.e.resume()
 	if ms := engineTime(req.MoveTime, 0).Milliseconds(); ms != d.moveTime {

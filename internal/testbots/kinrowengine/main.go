@@ -13,7 +13,7 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "random", "random, silent, junk, illegal, crash, refuse, huge (an 8 MiB answer line), long (an answer of 30 lines of 60 KiB) or wordy (a 1,000-byte answer)")
+	mode := flag.String("mode", "random", "random, silent, junk, illegal, crash, refuse, huge (an 8 MiB answer line), long (an answer of 30 lines of 60 KiB), wordy (a 1,000-byte answer) or stray (a second answer to genmove)")
 	after := flag.Int("after", 0, "good moves before misbehaving")
 	pidfile := flag.String("pidfile", "", "write the process id to this file")
 	transcript := flag.String("transcript", "", "append every command received to this file")
@@ -114,6 +114,9 @@ func main() {
 			pos.Play(m)
 			moves++
 			w.Success(c, pos.Rules().FormatMove(m))
+			if *mode == "stray" && moves > *after {
+				fmt.Fprint(os.Stdout, "= 1\n\n") // a second answer nobody asked for
+			}
 		default:
 			w.Failure(c, "unknown command")
 		}
