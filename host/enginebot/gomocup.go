@@ -33,6 +33,7 @@ type gomocupDriver struct {
 	turnSent      int64            // the timeout_turn sent last (-1: none)
 	timed         bool
 	noAbout       bool // the engine did not answer ABOUT in time once: not asked again
+	abandoned     bool // the last move request was given up before its answer
 }
 
 func newGomocup(e *Engine) *gomocupDriver {
@@ -242,6 +243,7 @@ func (d *gomocupDriver) newGame(ctx context.Context, s referee.Setup) error {
 	if stray := d.drain(); stray != "" {
 		d.e.log.Warn("engine wrote a move nobody asked for before the game", "line", stray)
 	}
+	d.abandoned = false
 	width, height := gomocup.BoardSize(s.Rules)
 	if d.started && (width != d.width || height != d.height) {
 		d.started = false
@@ -385,9 +387,10 @@ func (d *gomocupDriver) genMove(ctx context.Context, req referee.MoveRequest) (s
 	// An engine whose opponent answered at once may not be done with its
 	// own last move yet (see process.suspendIdle): give it a moment.
 	d.e.proc.settle(settleWait)
-	if stray := d.drain(); stray != "" {
+	if stray := d.drain(); stray != "" && !d.abandoned {
 		return "", fmt.Errorf("engine wrote a move nobody asked for: %q", stray)
 	}
+	d.abandoned = false
 	var cmds []gomocup.Command
 	if turn := engineTime(req.MoveTime, d.e.tolerance).Milliseconds(); turn != d.turnSent {
 		cmds = append(cmds, infoCmd(gomocup.InfoTimeoutTurn, turn))
@@ -408,6 +411,13 @@ func (d *gomocupDriver) genMove(ctx context.Context, req referee.MoveRequest) (s
 	}
 	for {
 		r, err := d.next(ctx)
+		if ctx.Err() != nil && err == ctx.Err() {
+			// The request was given up (the engine is killed when it
+			// stalled): a move it writes later is no stray answer, and
+			// its board may hold a stone the host does not know of.
+			d.abandoned, d.known = true, -1
+			return "", err
+		}
 		var se *gomocup.SyntaxError
 		if errors.Is(err, gomocup.ErrLineTooLong) {
 			return "", errTooLong("instead of a move")

@@ -3,6 +3,7 @@ package enginebot
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -216,5 +217,36 @@ func TestSilentAbout(t *testing.T) {
 	}
 	if tr := transcript(t, m); strings.Count(tr, "ABOUT") != 1 || strings.Count(tr, "RESTART") != 1 {
 		t.Errorf("want one ABOUT, then RESTART:\n%s", tr)
+	}
+}
+
+// TestAbandonedRequest: a move request given up before the answer (the
+// caller's context cancelled, the engine not killed) leaves a late move,
+// which is no stray answer; the engine is brought up to date with BOARD.
+func TestAbandonedRequest(t *testing.T) {
+	m := setup(t, "late", "gomocup", `"mnk:9x9x5"`, "-first-over", "200ms", "-later-under", "290ms")
+	e := start(t, m, "late", nil)
+	r := m.Rules[0]
+	ctx := context.Background()
+	clock := referee.Clock{MoveTime: 300 * time.Millisecond}
+	if err := e.NewGame(ctx, referee.Setup{Rules: r, Color: engine.X, Clock: clock}); err != nil {
+		t.Fatal(err)
+	}
+	req := referee.MoveRequest{Color: engine.X, MoveTime: 300 * time.Millisecond, Deadline: time.Now().Add(300 * time.Millisecond)}
+	cctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	if _, err := e.GenMove(cctx, req); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("GenMove = %v, want DeadlineExceeded", err)
+	}
+	time.Sleep(600 * time.Millisecond) // the late move comes
+	mv, err := e.GenMove(ctx, req)
+	if err != nil {
+		t.Fatalf("GenMove after an abandoned request: %v", err)
+	}
+	if _, err := r.ParseMove(mv); err != nil {
+		t.Fatalf("move %q: %v", mv, err)
+	}
+	if tr := transcript(t, m); !strings.HasSuffix(tr, "BOARD | DONE\n") {
+		t.Errorf("want an empty BOARD after the abandoned BEGIN:\n%s", tr)
 	}
 }
