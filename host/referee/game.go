@@ -439,7 +439,11 @@ func (g *Game) GenMove(ctx context.Context, c engine.Color) (Outcome, error) {
 	}
 	req := MoveRequest{Color: c, Deadline: deadline, MoveTime: budget,
 		Left: [2]time.Duration{g.Budget(engine.X), g.Budget(engine.O)}}
-	callCtx, cancel := context.WithDeadline(ctx, deadline.Add(g.cfg.Grace))
+	grace := g.cfg.Grace
+	if t, ok := p.(Tolerant); ok {
+		grace = max(grace, t.Tolerance())
+	}
+	callCtx, cancel := context.WithDeadline(ctx, deadline.Add(grace))
 	text, err := p.GenMove(callCtx, req)
 	cancel()
 	took := g.cfg.Now().Sub(start)
@@ -453,13 +457,13 @@ func (g *Game) GenMove(ctx context.Context, c engine.Color) (Outcome, error) {
 		if errors.Is(err, ErrDisconnected) {
 			return g.forfeit(c, p, record.ForfeitCrash, fmt.Sprintf("%s %s", who, quoteErr(err)), took), nil
 		}
-		if errors.Is(err, context.DeadlineExceeded) || took > budget+g.cfg.Grace {
+		if errors.Is(err, context.DeadlineExceeded) || took > budget+grace {
 			return g.forfeit(c, p, record.ForfeitTimeout,
 				fmt.Sprintf("%s timed out after %s (no answer; it stalled)", who, limit), took), nil
 		}
 		return g.forfeit(c, p, record.ForfeitProtocolError, fmt.Sprintf("%s answered an error: %s", who, quoteErr(err)), took), nil
 	}
-	if took > budget+g.cfg.Grace {
+	if took > budget+grace {
 		return g.forfeit(c, p, record.ForfeitTimeout,
 			fmt.Sprintf("%s timed out after %s (answered after %d ms)", who, limit, took.Milliseconds()), took), nil
 	}
