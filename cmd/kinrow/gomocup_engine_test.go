@@ -52,6 +52,16 @@ func TestRapfiLikeBrainInMatch(t *testing.T) {
 		}
 	}
 	checkNoEngineProcesses(t, engines(t), dir)
+
+	// --gomocup-tolerance, given, overrides the manifest's (default) tolerance.
+	_, recs = runEngineMatch(t, dir, "--rules", "mnk:9x9x5", "--bot", "rapfi", "--bot", "random",
+		"--games", "2", "--movetime", "100ms", "--max-plies", "16", "--gomocup-tolerance", "0s")
+	for _, rec := range recs {
+		if rec.Forfeit != record.ForfeitTimeout || !strings.Contains(rec.Detail, "rapfi") {
+			t.Errorf("game %d with --gomocup-tolerance 0s: %s %s %s; want rapfi to forfeit by timeout", rec.Game, rec.Reason, rec.Forfeit, rec.Detail)
+		}
+	}
+	checkNoEngineProcesses(t, engines(t), dir)
 }
 
 // Lines a Gomocup manager ignores (junk, ERROR, OK before the move) cost a

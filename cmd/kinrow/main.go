@@ -91,6 +91,9 @@ type hostFlags struct {
 	logLevel     string
 	startTimeout time.Duration
 	grace        time.Duration
+	// gomocupTolerance, when set, overrides every manifest's tolerance
+	// (kinrow match --gomocup-tolerance, given explicitly).
+	gomocupTolerance *time.Duration
 }
 
 func (h *hostFlags) register(fs *flag.FlagSet) {
@@ -114,9 +117,10 @@ func (h *hostFlags) logger(stderr io.Writer) (hclog.Logger, error) {
 func (h *hostFlags) loader(log hclog.Logger) (*pluginbot.Loader, error) {
 	exe, _ := os.Executable()
 	return pluginbot.NewLoader(pluginbot.LoaderConfig{
-		Finder:       botpath.Default(os.Getenv(botpath.EnvVar), exe),
-		StartTimeout: h.startTimeout,
-		Logger:       log,
+		Finder:           botpath.Default(os.Getenv(botpath.EnvVar), exe),
+		StartTimeout:     h.startTimeout,
+		GomocupTolerance: h.gomocupTolerance,
+		Logger:           log,
 	})
 }
 

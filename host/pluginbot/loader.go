@@ -32,7 +32,10 @@ type LoaderConfig struct {
 	// for that choice; its probe goes on in the background, up to
 	// StartTimeout, and its result is cached for the next.
 	ProbeTimeout time.Duration
-	Logger       hclog.Logger // default: a null logger
+	// GomocupTolerance, when not nil, is the time Gomocup engines may take
+	// beyond timeout_turn, over their manifests' tolerance key.
+	GomocupTolerance *time.Duration
+	Logger           hclog.Logger // default: a null logger
 }
 
 // DefaultProbeTimeout is how long choosing the default bot waits for the
@@ -157,6 +160,7 @@ func (l *Loader) startEngine(ctx context.Context, e botpath.Entry, display strin
 	var eng *enginebot.Engine
 	eng, err = enginebot.Start(ctx, enginebot.Config{
 		Manifest: m, Display: display, Options: opts, Logger: l.cfg.Logger, StartTimeout: l.cfg.StartTimeout,
+		Tolerance: l.cfg.GomocupTolerance,
 		OnClose: func() {
 			l.mu.Lock()
 			delete(l.live, eng)
