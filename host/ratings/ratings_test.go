@@ -592,3 +592,5 @@ func TestWriteStandings(t *testing.T) {
 		t.Errorf("no games: %v, %q", err, buf.String())
 	}
 }
+
+func nan() float64 { return math.NaN() }
