@@ -46,6 +46,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return solveCmd(ctx, args[1:], stdin, stdout, stderr)
 		case "pbrain":
 			return pbrainCmd(ctx, args[1:], stdin, stdout, stderr)
+		case "ratings":
+			return ratingsCmd(ctx, args[1:], stdin, stdout, stderr)
 		case "help", "-h", "--help", "-help":
 			usage(stdout)
 			return 0
@@ -65,6 +67,7 @@ Usage:
   kinrow match [flags]     play automated matches and tournaments (docs/MATCHES.md)
   kinrow solve [flags]     solve positions read from stdin (kinrow solve -h)
   kinrow pbrain [flags]    be a Gomocup brain on stdin/stdout (kinrow pbrain -h)
+  kinrow ratings FILE...   rate every bot of match records (kinrow ratings -h)
   kinrow help              this text
   kinrow version           the version
 

@@ -19,9 +19,10 @@
 // relative to the anchor.
 //
 // Where the maximum lies at infinity (a bot that won or lost every game, the
-// first player scoring every point) an optional prior of virtual draws
-// between every two bots that met keeps the estimates finite, as BayesElo's
-// prior does; Options says when it is used, and each Group reports it.
+// first player scoring every point, every game drawn) an optional prior of
+// virtual games of an even result between every two bots that met keeps the
+// estimates finite, as BayesElo's prior of virtual draws does; Options says
+// when it is used, and each Group reports it.
 //
 // Read and ReadFile read the JSON-lines files that `kinrow match --out`
 // writes; Fit rates the records; Report.WriteText and WriteStandings print

@@ -15,7 +15,7 @@ const eloScale = math.Ln10 / 400
 const divergence = 5000
 
 // cell holds the games of one ordered pairing: bot x moved first, bot o
-// second. Counts are float64 because virtual draws of the prior may be
+// second. Counts are float64 because virtual games of the prior may be
 // fractional.
 type cell struct {
 	x, o    int
@@ -46,11 +46,23 @@ type solution struct {
 	loglik     float64
 }
 
-// errNotFinite is wrapped by a fit whose maximum lies at infinity.
-var errNotFinite = errors.New("the maximum-likelihood estimate is not finite")
-
-// errSingular is wrapped by a fit whose parameters the games do not determine.
-var errSingular = errors.New("the games do not determine the parameters")
+// The errors Fit wraps, for callers to tell them apart with errors.Is.
+var (
+	// ErrNotFinite: the likelihood has its maximum at infinity (a bot or
+	// a set of bots scored every point against the others, the first
+	// player scored every point); a prior of virtual games helps.
+	ErrNotFinite = errors.New("the maximum-likelihood estimate is not finite")
+	// ErrNotDetermined: the games do not determine the parameters (bots
+	// never linked by games, every game drawn, the advantage confounded
+	// with the ratings).
+	ErrNotDetermined = errors.New("the games do not determine the parameters")
+	// ErrNoGames: no finished game to rate.
+	ErrNoGames = errors.New("no finished games to rate")
+	// ErrUnknownAnchor: the anchor bot played none of the games.
+	ErrUnknownAnchor = errors.New("unknown anchor")
+	// ErrBadOption: an Options field out of its range.
+	ErrBadOption = errors.New("bad option")
+)
 
 // layout maps the parameters to indices of the free vector.
 type layout struct {
@@ -334,7 +346,7 @@ func (pr *problem) fit(initDraw float64) (*solution, error) {
 				lambda *= 10
 			}
 			if lambda > 1e6 {
-				return nil, fmt.Errorf("%w: the information matrix is singular", errSingular)
+				return nil, fmt.Errorf("%w: the information matrix is singular", ErrNotDetermined)
 			}
 		}
 		copy(ws.step, ws.g)
@@ -395,7 +407,7 @@ func (pr *problem) fit(initDraw float64) (*solution, error) {
 		ws.h[i] = -ws.h[i]
 	}
 	if !cholesky(ws.h, ws.chol, m, 0) {
-		return nil, fmt.Errorf("%w: the information matrix is singular at the maximum", errSingular)
+		return nil, fmt.Errorf("%w: the information matrix is singular at the maximum", ErrNotDetermined)
 	}
 	// Covariance = (−H)⁻¹, column by column.
 	sol.cov = make([]float64, m*m)
@@ -434,7 +446,7 @@ func divergedError(p *params) error {
 	case p.draw > divergence/5:
 		what = "the draw parameter (nearly every game may have been drawn)"
 	}
-	return fmt.Errorf("%w: %s runs to infinity", errNotFinite, what)
+	return fmt.Errorf("%w: %s runs to infinity", ErrNotFinite, what)
 }
 
 // variance is cᵀ·cov·c for the contrast c with coefficients cr of the

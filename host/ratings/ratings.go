@@ -12,10 +12,10 @@ import (
 	"github.com/kinrow/kinrow/engine/record"
 )
 
-// DefaultPrior is the number of virtual draws per pairing that the
+// DefaultPrior is the number of virtual games per pairing that the
 // standings and `kinrow ratings --prior auto` fall back on when the
-// maximum-likelihood ratings are not finite (BayesElo's default prior is
-// also 2 virtual draws).
+// maximum-likelihood estimates are not finite (BayesElo's default prior is
+// 2 virtual draws; see Options.Prior for why these are not all draws).
 const DefaultPrior = 2
 
 // z975 is the 97.5% quantile of the standard normal distribution.
@@ -30,9 +30,14 @@ type Options struct {
 	// mean 0 and a note.
 	Anchor    string
 	AnchorElo float64
-	// Prior is the number of virtual draws added between every two bots
-	// that played each other, half of them with each bot moving first; 0
-	// is the pure maximum-likelihood fit.
+	// Prior is the number of virtual games of an even result added between
+	// every two bots that played each other, half of them with each bot
+	// moving first, a third each won, drawn and lost (a half each won and
+	// lost when no game was drawn); 0 is the pure maximum-likelihood fit.
+	// Unlike BayesElo's prior of virtual draws, these keep the estimates
+	// finite with the draw parameter fitted: with draws alone, a draw
+	// parameter growing with a rating difference would still reach the
+	// likelihood's supremum at infinity.
 	Prior float64
 	// FallbackPrior, when positive, is the prior of a second fit made when
 	// the fit with Prior has no finite maximum (a bot won or lost every
@@ -98,7 +103,7 @@ type Group struct {
 	// mean 0.
 	Anchor    string  `json:"anchor,omitempty"`
 	AnchorElo float64 `json:"anchor_elo"`
-	// Prior is the number of virtual draws per pairing of the fit (0: pure
+	// Prior is the number of virtual games per pairing of the fit (0: pure
 	// maximum likelihood).
 	Prior float64 `json:"prior"`
 	// Advantage is the first-move advantage: the Elo added to the first
@@ -161,18 +166,18 @@ func Fit(recs []*record.Record, opts Options) (*Report, error) {
 	if opts.Rules != "" {
 		r, err := engine.ParseRules(opts.Rules)
 		if err != nil {
-			return nil, fmt.Errorf("ratings: rules: %w", err)
+			return nil, fmt.Errorf("ratings: %w: rules: %w", ErrBadOption, err)
 		}
 		wantRules = r.String()
 	}
 	if opts.Prior < 0 || math.IsNaN(opts.Prior) || opts.FallbackPrior < 0 || math.IsNaN(opts.FallbackPrior) {
-		return nil, fmt.Errorf("ratings: prior %v (fallback %v): want a number of virtual draws ≥ 0", opts.Prior, opts.FallbackPrior)
+		return nil, fmt.Errorf("ratings: %w: prior %v (fallback %v): want a number of virtual games ≥ 0", ErrBadOption, opts.Prior, opts.FallbackPrior)
 	}
 	if d := opts.DrawElo; d != nil && (*d < 0 || math.IsNaN(*d) || math.IsInf(*d, 0)) {
-		return nil, fmt.Errorf("ratings: draw Elo %v: want a finite number ≥ 0", *d)
+		return nil, fmt.Errorf("ratings: %w: draw Elo %v: want a finite number ≥ 0", ErrBadOption, *d)
 	}
 	if a := opts.Advantage; a != nil && (math.IsNaN(*a) || math.IsInf(*a, 0)) {
-		return nil, fmt.Errorf("ratings: advantage %v: want a finite number", *a)
+		return nil, fmt.Errorf("ratings: %w: advantage %v: want a finite number", ErrBadOption, *a)
 	}
 	rep := &Report{}
 	canon := map[string]string{}
@@ -217,9 +222,9 @@ func Fit(recs []*record.Record, opts Options) (*Report, error) {
 	}
 	if len(groups) == 0 {
 		if wantRules != "" {
-			return nil, fmt.Errorf("ratings: no finished game under rules %s", wantRules)
+			return nil, fmt.Errorf("ratings: %w under rules %s", ErrNoGames, wantRules)
 		}
-		return nil, errors.New("ratings: no finished games to rate")
+		return nil, fmt.Errorf("ratings: %w", ErrNoGames)
 	}
 	if opts.Anchor != "" {
 		found := false
@@ -231,7 +236,7 @@ func Fit(recs []*record.Record, opts Options) (*Report, error) {
 			all = append(all, g.names...)
 		}
 		if !found {
-			return nil, fmt.Errorf("ratings: unknown anchor %q: the games are by %s", opts.Anchor, nameList(all))
+			return nil, fmt.Errorf("ratings: %w %q: the games are by %s", ErrUnknownAnchor, opts.Anchor, nameList(all))
 		}
 	}
 	keys := make([]string, 0, len(groups))
@@ -330,9 +335,6 @@ func (g *groupData) fit(opts Options) (*Group, error) {
 	if err := connected(names, counts); err != nil {
 		return nil, err
 	}
-	if grp.FirstWins+grp.SecondWins == 0 {
-		return nil, fmt.Errorf("%d games, none decisive: every game was drawn, the ratings and the draw parameter are not determined", grp.Games)
-	}
 	sol, prior, notes, err := solve(names, counts, opts)
 	if err != nil {
 		return nil, err
@@ -426,14 +428,14 @@ type fitted struct {
 // finite, with opts.FallbackPrior.
 func solve(names []string, counts []cell, opts Options) (fitted, float64, []string, error) {
 	f, err := solveWith(names, counts, opts, opts.Prior)
-	if err == nil || !errors.Is(err, errNotFinite) || opts.FallbackPrior <= 0 {
+	if err == nil || !errors.Is(err, ErrNotFinite) || opts.FallbackPrior <= 0 {
 		return f, opts.Prior, f.notes(opts), err
 	}
 	f, err2 := solveWith(names, counts, opts, opts.FallbackPrior)
 	if err2 != nil {
-		return f, 0, nil, fmt.Errorf("%v; with a prior of %g virtual draws: %w", err, opts.FallbackPrior, err2)
+		return f, 0, nil, fmt.Errorf("%v; with a prior of %g virtual games: %w", err, opts.FallbackPrior, err2)
 	}
-	notes := append([]string{fmt.Sprintf("%v; rated with a prior of %g virtual draws per pairing", err, opts.FallbackPrior)}, f.notes(opts)...)
+	notes := append([]string{fmt.Sprintf("%v; rated with a prior of %g virtual games per pairing", err, opts.FallbackPrior)}, f.notes(opts)...)
 	return f, opts.FallbackPrior, notes, nil
 }
 
@@ -444,17 +446,34 @@ func (f fitted) notes(opts Options) []string {
 	return nil
 }
 
-// solveWith builds the problem with prior virtual draws and fits it.
+// solveWith builds the problem with a prior of virtual games and fits it.
+// The prior adds, between every two bots that met and with each of them
+// first in half of them, prior games of an even result: wins, draws and
+// losses in equal parts, or wins and losses only when no game was drawn (so
+// that the draw parameter stays at 0 then). Virtual draws alone would not
+// do: the draw parameter would grow with a rating difference to infinity.
 func solveWith(names []string, counts []cell, opts Options, prior float64) (fitted, error) {
 	n := len(names)
 	pr := problem{n: n, fixAdv: math.NaN(), fixDraw: math.NaN()}
-	var draws, total float64
+	var realDraws float64
+	for _, c := range counts {
+		realDraws += c.d
+	}
+	var draws, decisive float64
 	for x := 0; x < n; x++ {
 		for o := 0; o < n; o++ {
 			c := counts[x*n+o]
 			if prior > 0 && x != o {
 				if met := c.w + c.d + c.l + counts[o*n+x].w + counts[o*n+x].d + counts[o*n+x].l; met > 0 {
-					c.d += prior / 2 // half the pair's virtual draws with x first
+					// prior/2 games with x first.
+					if realDraws > 0 {
+						c.w += prior / 6
+						c.d += prior / 6
+						c.l += prior / 6
+					} else {
+						c.w += prior / 4
+						c.l += prior / 4
+					}
 				}
 			}
 			if c.w+c.d+c.l == 0 {
@@ -463,8 +482,12 @@ func solveWith(names []string, counts []cell, opts Options, prior float64) (fitt
 			c.x, c.o = x, o
 			pr.cells = append(pr.cells, c)
 			draws += c.d
-			total += c.w + c.d + c.l
+			decisive += c.w + c.l
 		}
+	}
+	total := draws + decisive
+	if decisive == 0 && opts.DrawElo == nil {
+		return fitted{}, fmt.Errorf("%w: every game was drawn: the draw parameter runs to infinity", ErrNotFinite)
 	}
 	if opts.Advantage != nil {
 		pr.fixAdv = *opts.Advantage
@@ -473,7 +496,7 @@ func solveWith(names []string, counts []cell, opts Options, prior float64) (fitt
 	switch {
 	case opts.DrawElo != nil:
 		if *opts.DrawElo == 0 && draws > 0 {
-			return f, fmt.Errorf("a draw Elo of 0 allows no draws, but %g games (with virtual ones) were drawn", draws)
+			return f, fmt.Errorf("%w: a draw Elo of 0 allows no draws, but %g games (virtual ones included) were drawn", ErrBadOption, draws)
 		}
 		pr.fixDraw = *opts.DrawElo
 	case draws == 0:
@@ -496,7 +519,7 @@ func solveWith(names []string, counts []cell, opts Options, prior float64) (fitt
 	}
 	sol, err := pr.fit(initDraw)
 	if err != nil {
-		if errors.Is(err, errSingular) {
+		if errors.Is(err, ErrNotDetermined) {
 			err = fmt.Errorf("%w (are the first-move advantage and the ratings told apart? every pairing played with one colour order leaves them confounded; fix the advantage)", err)
 		}
 		return f, err
@@ -531,7 +554,7 @@ func connected(names []string, counts []cell) error {
 		}
 	}
 	if len(out) > 0 {
-		return fmt.Errorf("no games link %s to %s, directly or through other bots: their ratings cannot be compared; rate them separately", nameList(in), nameList(out))
+		return fmt.Errorf("%w: no games link %s to %s, directly or through other bots: their ratings cannot be compared; rate them separately", ErrNotDetermined, nameList(in), nameList(out))
 	}
 	return nil
 }
@@ -539,7 +562,7 @@ func connected(names []string, counts []cell) error {
 // stronglyConnected checks the condition for finite maximum-likelihood
 // ratings: for every split of the bots into two sets, each set scored some
 // point (a win or a draw) against the other. It returns an error wrapping
-// errNotFinite naming a set that scored every point against the rest.
+// ErrNotFinite naming a set that scored every point against the rest.
 func stronglyConnected(names []string, counts []cell) error {
 	n := len(names)
 	// scored(i, j): i won or drew a game against j.
@@ -583,10 +606,10 @@ func stronglyConnected(names []string, counts []cell) error {
 		}
 	}
 	if len(top) > 0 {
-		return fmt.Errorf("%w: %s scored every point against %s", errNotFinite, nameList(top), nameList(complement(names, top)))
+		return fmt.Errorf("%w: %s scored every point against %s", ErrNotFinite, nameList(top), nameList(complement(names, top)))
 	}
 	if len(rest) > 0 {
-		return fmt.Errorf("%w: %s scored every point against %s", errNotFinite, nameList(complement(names, rest)), nameList(rest))
+		return fmt.Errorf("%w: %s scored every point against %s", ErrNotFinite, nameList(complement(names, rest)), nameList(rest))
 	}
 	return nil
 }

@@ -400,29 +400,31 @@ func TestBadInput(t *testing.T) {
 		name    string
 		recs    []*record.Record
 		opts    Options
+		is      error
 		wantErr string
 	}{
-		{"no games", nil, Options{}, "no finished games"},
-		{"only open games", games(nil, "A", "B", "", 4), Options{}, "no finished games"},
-		{"unknown anchor", twoBots, Options{Anchor: "C"}, `unknown anchor "C": the games are by A, B`},
-		{"no games under the rules", twoBots, Options{Rules: "gomoku"}, "no finished game under rules mnk:15x15x5"},
-		{"bad rules option", twoBots, Options{Rules: "chess"}, "rules"},
-		{"negative prior", twoBots, Options{Prior: -1}, "prior"},
-		{"negative draw Elo", twoBots, Options{DrawElo: ptr(-3)}, "draw Elo"},
-		{"draw Elo 0 with draws", twoBots, Options{DrawElo: &zero}, "allows no draws"},
-		{"all drawn", pairing(pairing(nil, "A", "B", 0, 5, 0), "B", "A", 0, 5, 0), Options{}, "none decisive"},
-		{"disconnected", pairing(pairing(twoBots, "C", "D", 2, 0, 1), "D", "C", 1, 0, 2), Options{}, "no games link A, B to C, D"},
-		{"perfect score", pairing(pairing(nil, "A", "B", 5, 0, 0), "B", "A", 0, 0, 5), Options{}, "A scored every point against B"},
+		{"no games", nil, Options{}, ErrNoGames, "no finished games"},
+		{"only open games", games(nil, "A", "B", "", 4), Options{}, ErrNoGames, "no finished games"},
+		{"unknown anchor", twoBots, Options{Anchor: "C"}, ErrUnknownAnchor, `unknown anchor "C": the games are by A, B`},
+		{"no games under the rules", twoBots, Options{Rules: "gomoku"}, ErrNoGames, "no finished games to rate under rules mnk:15x15x5"},
+		{"bad rules option", twoBots, Options{Rules: "chess"}, ErrBadOption, "rules"},
+		{"negative prior", twoBots, Options{Prior: -1}, ErrBadOption, "prior"},
+		{"negative draw Elo", twoBots, Options{DrawElo: ptr(-3)}, ErrBadOption, "draw Elo"},
+		{"infinite advantage", twoBots, Options{Advantage: ptr(math.Inf(1))}, ErrBadOption, "advantage"},
+		{"draw Elo 0 with draws", twoBots, Options{DrawElo: &zero}, ErrBadOption, "allows no draws"},
+		{"all drawn", pairing(pairing(nil, "A", "B", 0, 5, 0), "B", "A", 0, 5, 0), Options{}, ErrNotFinite, "every game was drawn"},
+		{"disconnected", pairing(pairing(twoBots, "C", "D", 2, 0, 1), "D", "C", 1, 0, 2), Options{}, ErrNotDetermined, "no games link A, B to C, D"},
+		{"perfect score", pairing(pairing(nil, "A", "B", 5, 0, 0), "B", "A", 0, 0, 5), Options{}, ErrNotFinite, "A scored every point against B"},
 		{"perfect score of two", pairing(pairing(pairing(pairing(twoBots, "A", "C", 2, 0, 0), "C", "B", 0, 0, 2), "C", "D", 1, 0, 1), "D", "C", 1, 1, 0),
-			Options{}, "A, B scored every point against C, D"},
-		{"zero score", pairing(pairing(twoBots, "C", "A", 0, 0, 4), "B", "C", 3, 0, 0), Options{}, "A, B scored every point against C"},
-		{"first player scores everything", pairing(pairing(nil, "A", "B", 5, 0, 0), "B", "A", 5, 0, 0), Options{}, "first-move advantage"},
-		{"one colour order", pairing(nil, "A", "B", 3, 1, 2), Options{}, "singular"},
+			Options{}, ErrNotFinite, "A, B scored every point against C, D"},
+		{"zero score", pairing(pairing(twoBots, "C", "A", 0, 0, 4), "B", "C", 3, 0, 0), Options{}, ErrNotFinite, "A, B scored every point against C"},
+		{"first player scores everything", pairing(pairing(nil, "A", "B", 5, 0, 0), "B", "A", 5, 0, 0), Options{}, ErrNotFinite, "first-move advantage"},
+		{"one colour order", pairing(nil, "A", "B", 3, 1, 2), Options{}, ErrNotDetermined, "singular"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep, err := Fit(tc.recs, tc.opts)
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Fatalf("Fit = %+v, %v; want an error with %q", rep, err, tc.wantErr)
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !errors.Is(err, tc.is) {
+				t.Fatalf("Fit = %+v, %v; want an error with %q that is %v", rep, err, tc.wantErr, tc.is)
 			}
 			if !strings.HasPrefix(err.Error(), "ratings: ") {
 				t.Errorf("error %q does not say it is from the ratings", err)
@@ -431,10 +433,55 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// Every way of having no finite maximum is rated with a fallback prior,
+// with finite estimates, a note, and the prior's games kept out of the
+// counts.
+func TestFallbackPriorMakesEverythingFinite(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		recs []*record.Record
+	}{
+		{"two bots, one wins every game", pairing(pairing(nil, "mics", "random", 2, 0, 0), "random", "mics", 0, 0, 2)},
+		{"with draws, one never loses", pairing(pairing(nil, "A", "B", 2, 3, 0), "B", "A", 0, 1, 1)},
+		{"all drawn", pairing(pairing(nil, "A", "B", 0, 5, 0), "B", "A", 0, 5, 0)},
+		{"first player wins every game", pairing(pairing(pairing(nil, "A", "B", 5, 0, 0), "B", "A", 5, 0, 0), "C", "A", 3, 0, 0)},
+		{"second player wins every game", pairing(pairing(nil, "A", "B", 0, 0, 4), "B", "A", 0, 0, 4)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := Fit(tc.recs, Options{}); !errors.Is(err, ErrNotFinite) {
+				t.Fatalf("pure fit: %v, want ErrNotFinite", err)
+			}
+			g := fitOne(t, tc.recs, Options{FallbackPrior: DefaultPrior})
+			if g.Prior != DefaultPrior || len(g.Notes) == 0 || !strings.Contains(g.Notes[0], "prior of 2 virtual games") {
+				t.Errorf("prior %v, notes %q", g.Prior, g.Notes)
+			}
+			var games, wins, losses int
+			for _, b := range g.Bots {
+				for _, v := range []float64{b.Elo, b.PlusMinus, b.OpponentsElo} {
+					if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 2000 {
+						t.Errorf("%s: %+v", b.Bot, b)
+					}
+				}
+				games += b.Games
+				wins += b.Wins
+				losses += b.Losses
+			}
+			if games != 2*len(tc.recs) || wins != losses || wins != g.FirstWins+g.SecondWins {
+				t.Errorf("counts: %d games, %d wins, %d losses of %d records", games, wins, losses, len(tc.recs))
+			}
+			for _, e := range []Estimate{g.Advantage, g.DrawElo} {
+				if math.IsNaN(e.Elo) || math.IsInf(e.Elo, 0) || math.Abs(e.Elo) > 2000 {
+					t.Errorf("parameter %+v", e)
+				}
+			}
+		})
+	}
+}
+
 func ptr(f float64) *float64 { return &f }
 
 // Where the maximum-likelihood ratings are infinite, a fallback prior of
-// virtual draws rates the games anyway and says so.
+// virtual games rates the games anyway and says so.
 func TestFallbackPrior(t *testing.T) {
 	var recs []*record.Record
 	recs = pairing(recs, "strong", "weak", 10, 0, 0)
@@ -444,7 +491,7 @@ func TestFallbackPrior(t *testing.T) {
 	recs = pairing(recs, "mid", "weak", 10, 0, 0)
 	recs = pairing(recs, "weak", "mid", 0, 0, 10)
 	_, err := Fit(recs, Options{})
-	if !errors.Is(err, errNotFinite) || !strings.Contains(err.Error(), "mid, strong scored every point against weak") {
+	if !errors.Is(err, ErrNotFinite) || !strings.Contains(err.Error(), "mid, strong scored every point against weak") {
 		t.Fatalf("pure fit: %v", err)
 	}
 	g := fitOne(t, recs, Options{FallbackPrior: DefaultPrior})
@@ -456,7 +503,7 @@ func TestFallbackPrior(t *testing.T) {
 		t.Errorf("ratings %+v", g.Bots)
 	}
 	if w.Wins != 0 || w.Losses != 40 || w.Draws != 0 || w.Score != 0 {
-		t.Errorf("the prior's virtual draws leaked into the counts: %+v", w)
+		t.Errorf("the prior's virtual games leaked into the counts: %+v", w)
 	}
 	// An explicit prior is used even where the ML ratings are finite.
 	fin := pairing(pairing(nil, "A", "B", 6, 2, 2), "B", "A", 3, 2, 5)
@@ -480,7 +527,7 @@ func TestFixedParameters(t *testing.T) {
 	// With every pairing played with one colour order only, the
 	// advantage is confounded with the ratings unless it is fixed.
 	one := pairing(pairing(nil, "A", "B", 5, 1, 3), "B", "C", 4, 2, 3)
-	if _, err := Fit(one, Options{}); err == nil || !errors.Is(err, errSingular) {
+	if _, err := Fit(one, Options{}); err == nil || !errors.Is(err, ErrNotDetermined) {
 		t.Errorf("one colour order: %v", err)
 	}
 	g = fitOne(t, one, Options{Advantage: ptr(30)})
@@ -583,7 +630,7 @@ func TestWriteStandings(t *testing.T) {
 	// A bot that lost every game: the standings still come, with the prior.
 	buf.Reset()
 	recs = pairing(pairing(recs, "a", "zero", 4, 0, 0), "zero", "a", 0, 0, 4)
-	if err := WriteStandings(&buf, recs); err != nil || !strings.Contains(buf.String(), "prior of 2 virtual draws") {
+	if err := WriteStandings(&buf, recs); err != nil || !strings.Contains(buf.String(), "prior of 2 virtual games") {
 		t.Errorf("with a bot at 0%%: %v\n%s", err, buf.String())
 	}
 	// Nothing to rate: an error, no output.

@@ -71,7 +71,7 @@ func (g *Group) writeHeading(w io.Writer) {
 	}
 	model := "maximum likelihood"
 	if g.Prior > 0 {
-		model = fmt.Sprintf("prior of %g virtual draws per pairing", g.Prior)
+		model = fmt.Sprintf("prior of %g virtual games per pairing", g.Prior)
 	}
 	fmt.Fprintf(w, "first-move advantage %s Elo, draw Elo %s; ratings: %s, %s\n",
 		estimateText(g.Advantage, true), estimateText(g.DrawElo, false), ref, model)
@@ -117,7 +117,7 @@ func newTable(w io.Writer, header ...string) *tablewriter.Table {
 // bots, a line with the first-move advantage and a table of rank, bot, Elo
 // and its 95% interval (mean 0), games, score and draws. Ratings are the
 // maximum-likelihood ones, or, when those are not finite (a bot won or lost
-// every game), those with DefaultPrior virtual draws per pairing, which the
+// every game), those with DefaultPrior virtual games per pairing, which the
 // line says. It writes nothing when no rules string has three bots, and
 // nothing but returns the error when the games cannot be rated.
 func WriteStandings(w io.Writer, recs []*record.Record) error {
@@ -132,7 +132,7 @@ func WriteStandings(w io.Writer, recs []*record.Record) error {
 		}
 		how := ""
 		if g.Prior > 0 {
-			how = fmt.Sprintf(", with a prior of %g virtual draws per pairing", g.Prior)
+			how = fmt.Sprintf(", with a prior of %g virtual games per pairing", g.Prior)
 		}
 		fmt.Fprintf(&buf, "standings, %s (BayesElo model, mean 0%s; first-move advantage %s Elo, draw Elo %s):\n",
 			g.Rules, how, estimateText(g.Advantage, true), estimateText(g.DrawElo, false))
