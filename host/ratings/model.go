@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // eloScale converts Elo to the natural logit: F(x) = σ(eloScale·x) with
@@ -433,20 +434,30 @@ func far(p *params, limit float64) bool {
 	return math.Abs(p.adv) > limit || p.draw > limit
 }
 
-// divergedError says which parameter ran to infinity.
+// divergedError says which parameters ran to infinity.
 func divergedError(p *params) error {
-	what := "a rating difference"
-	switch {
-	case math.Abs(p.adv) > divergence/5:
-		if p.adv > 0 {
-			what = "the first-move advantage (the first player may have scored every point)"
-		} else {
-			what = "the first-move advantage (the second player may have scored every point)"
+	const limit = divergence / 5
+	var what []string
+	for _, r := range p.r {
+		if math.Abs(r) > limit {
+			what = append(what, "rating differences")
+			break
 		}
-	case p.draw > divergence/5:
-		what = "the draw parameter (nearly every game may have been drawn)"
 	}
-	return fmt.Errorf("%w: %s runs to infinity", ErrNotFinite, what)
+	if math.Abs(p.adv) > limit {
+		what = append(what, "the first-move advantage")
+	}
+	if p.draw > limit {
+		what = append(what, "the draw parameter")
+	}
+	if len(what) == 0 {
+		what = append(what, "the estimates")
+	}
+	verb := "run"
+	if len(what) == 1 && !strings.HasSuffix(what[0], "s") {
+		verb = "runs"
+	}
+	return fmt.Errorf("%w: %s %s to infinity (the results of some colour order are all one way)", ErrNotFinite, strings.Join(what, " and "), verb)
 }
 
 // variance is cᵀ·cov·c for the contrast c with coefficients cr of the

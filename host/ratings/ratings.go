@@ -176,6 +176,9 @@ func Fit(recs []*record.Record, opts Options) (*Report, error) {
 	if d := opts.DrawElo; d != nil && (*d < 0 || math.IsNaN(*d) || math.IsInf(*d, 0)) {
 		return nil, fmt.Errorf("ratings: %w: draw Elo %v: want a finite number ≥ 0", ErrBadOption, *d)
 	}
+	if math.IsNaN(opts.AnchorElo) || math.IsInf(opts.AnchorElo, 0) {
+		return nil, fmt.Errorf("ratings: %w: anchor Elo %v: want a finite number", ErrBadOption, opts.AnchorElo)
+	}
 	if a := opts.Advantage; a != nil && (math.IsNaN(*a) || math.IsInf(*a, 0)) {
 		return nil, fmt.Errorf("ratings: %w: advantage %v: want a finite number", ErrBadOption, *a)
 	}

@@ -410,6 +410,7 @@ func TestBadInput(t *testing.T) {
 		{"bad rules option", twoBots, Options{Rules: "chess"}, ErrBadOption, "rules"},
 		{"negative prior", twoBots, Options{Prior: -1}, ErrBadOption, "prior"},
 		{"negative draw Elo", twoBots, Options{DrawElo: ptr(-3)}, ErrBadOption, "draw Elo"},
+		{"anchor Elo not a number", twoBots, Options{Anchor: "A", AnchorElo: math.NaN()}, ErrBadOption, "anchor Elo"},
 		{"infinite advantage", twoBots, Options{Advantage: ptr(math.Inf(1))}, ErrBadOption, "advantage"},
 		{"draw Elo 0 with draws", twoBots, Options{DrawElo: &zero}, ErrBadOption, "allows no draws"},
 		{"all drawn", pairing(pairing(nil, "A", "B", 0, 5, 0), "B", "A", 0, 5, 0), Options{}, ErrNotFinite, "every game was drawn"},
