@@ -57,6 +57,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return importCmd(args[1:], stdin, stdout, stderr)
 		case "view":
 			return viewCmd(ctx, args[1:], stdout, stderr)
+		case "ratings":
+			return ratingsCmd(ctx, args[1:], stdin, stdout, stderr)
 		case "help", "-h", "--help", "-help":
 			usage(stdout)
 			return 0
@@ -79,6 +81,7 @@ Usage:
   kinrow export [flags]    write records as PSQ, SGF, move lists or SVG (docs/VIEWER.md)
   kinrow import [flags]    read PSQ and SGF games as openings (kinrow import -h)
   kinrow view [flags]      replay records in a local web page (docs/VIEWER.md)
+  kinrow ratings FILE...   rate every bot of match records (kinrow ratings -h)
   kinrow help              this text
   kinrow version           the version
 
