@@ -33,7 +33,9 @@
 //     judge does, and continued (SIGCONT) before anything is sent to it.
 //   - kinrow, the host's own text protocol (GTP v2 framing, protocol/gtp's
 //     Client): protocol_version at start, then rules, kinrow-option KEY
-//     VALUE per option and play for each move of a new game; play, undo,
+//     VALUE per option, kinrow-movetime MS under a per-move limit,
+//     kinrow-side COLOR (failure answers to both ignored) and play for each
+//     move of a new game; play, undo,
 //     kinrow-movetime MS (the move's time less a margin; a failure answer
 //     is ignored) and genmove; quit at Close.
 //
