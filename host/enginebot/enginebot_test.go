@@ -290,7 +290,7 @@ func TestMisbehavingEnginesForfeit(t *testing.T) {
 		wg.Add(1)
 		go func() { // the cases wait on deadlines: run them side by side
 			defer wg.Done()
-			g := referee.New(m.Rules[0], referee.Config{Clock: referee.Clock{MoveTime: 300 * time.Millisecond}, Grace: 50 * time.Millisecond})
+			g := referee.New(m.Rules[0], referee.Config{Clock: referee.Clock{MoveTime: time.Second}, Grace: 50 * time.Millisecond})
 			ctx := context.Background()
 			if err := g.Attach(ctx, engine.X, e); err != nil {
 				t.Errorf("%s: %v", name, err)

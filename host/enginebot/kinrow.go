@@ -190,7 +190,7 @@ func (d *kinrowDriver) genMove(ctx context.Context, req referee.MoveRequest) (st
 	if ms := engineTime(req.MoveTime, 0).Milliseconds(); ms != d.moveTime {
 		r, err := d.c.Do(ctx, "kinrow-movetime", strconv.FormatInt(ms, 10))
 		if err != nil {
-			return "", err
+			return "", strayAnswer(err)
 		}
 		if !r.OK {
 			d.e.log.Debug("engine refused kinrow-movetime; it keeps its own time", "answer", r.Text)
@@ -199,7 +199,7 @@ func (d *kinrowDriver) genMove(ctx context.Context, req referee.MoveRequest) (st
 	}
 	text, err := d.do(ctx, "genmove", req.Color.String())
 	if err != nil {
-		return "", err
+		return "", strayAnswer(err)
 	}
 	text = strings.TrimSpace(text)
 	if len(text) > MaxMoveAnswer || strings.ContainsAny(text, "\r\n") {
@@ -221,4 +221,14 @@ func (d *kinrowDriver) quit() {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	_, _ = d.c.Do(ctx, "quit")
+}
+
+// strayAnswer words an answer the engine wrote before it was asked the same
+// way whether play found it first or the move request did: a protocol
+// error, whichever of the two saw it.
+func strayAnswer(err error) error {
+	if errors.Is(err, gtp.ErrUnexpectedAnswer) {
+		return fmt.Errorf("engine wrote an answer nobody asked for: %w", err)
+	}
+	return err
 }

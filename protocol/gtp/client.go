@@ -164,7 +164,7 @@ func (c *Client) Do(ctx context.Context, name string, args ...string) (Response,
 			switch {
 			case err != nil:
 			case res.resp.HasID && res.resp.ID != cmd.ID:
-				err = fmt.Errorf("gtp: answer id %d does not match command id %d", res.resp.ID, cmd.ID)
+				err = fmt.Errorf("%w: answer id %d does not match command id %d", ErrUnexpectedAnswer, res.resp.ID, cmd.ID)
 			case len(res.resp.Text) > c.max:
 				err = fmt.Errorf("%w: the answer has %d bytes (limit %d)", ErrResponseTooLong, len(res.resp.Text), c.max)
 			}
