@@ -191,6 +191,91 @@ func TestShardsWithGNUParallel(t *testing.T) {
 	}
 }
 
+// fakeSSH is an ssh for GNU parallel's --ssh: it drops ssh's options and
+// the host and runs the command in the "remote" home directory, so that
+// the --sshlogin recipe of docs/SCALE.md (bin/ shipped with --basefile,
+// records fetched with --return, through rsync over this "ssh") runs here.
+const fakeSSH = `#!/bin/bash
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -o|-p|-l|-S|-i|-F) shift 2 ;;
+    -*) shift ;;
+    *) break ;;
+  esac
+done
+shift
+[ "${1:-}" = -- ] && shift
+cd "$FAKE_SSH_HOME/$(basename "$0")" || exit 255
+exec bash -c "$*"
+`
+
+// TestShardsWithGNUParallelOverSSH runs the --sshlogin recipe of
+// docs/SCALE.md on two "remote" nodes (a fake ssh; GNU parallel's own
+// transfers through rsync): bin/ goes with the shards, their records come
+// back, and kinrow merge joins them.
+func TestShardsWithGNUParallelOverSSH(t *testing.T) {
+	parallel, err := exec.LookPath("parallel")
+	if err != nil {
+		t.Skip("GNU parallel is not installed (Debian: apt-get install parallel; .ci/run installs it)")
+	}
+	if _, err := exec.LookPath("rsync"); err != nil {
+		t.Skip("rsync is not installed: GNU parallel's --basefile and --return need it (Debian: apt-get install rsync; .ci/run installs it)")
+	}
+	want := wholeRun(t)
+	dir := t.TempDir()
+	local, homes := filepath.Join(dir, "local"), filepath.Join(dir, "homes")
+	for _, d := range []string{filepath.Join(local, "bin"), filepath.Join(homes, "ssh-node1"), filepath.Join(homes, "ssh-node2")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// bin/ as docs/SCALE.md ships it: kinrow and the bots of the match.
+	for _, f := range []string{"kinrow", "kinrow-bot-random"} {
+		data, err := os.ReadFile(filepath.Join(binDir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(local, "bin", f), data, 0o755)
+	}
+	// One ssh per node, named so that each node has its own home.
+	for _, node := range []string{"ssh-node1", "ssh-node2"} {
+		os.WriteFile(filepath.Join(dir, node), []byte(fakeSSH), 0o755)
+	}
+	var jobs []string
+	for i := range 4 {
+		jobs = append(jobs, strconv.Itoa(i))
+	}
+	match := "bin/kinrow " + strings.Join(shardArgs("shard-{}.jsonl", "--shard", "{}/4", "--log-level", "warn"), " ")
+	args := append([]string{"--will-cite", "--halt", "now,fail=1",
+		"--sshlogin", "2/" + filepath.Join(dir, "ssh-node1") + " node1," + "2/" + filepath.Join(dir, "ssh-node2") + " node2",
+		"--workdir", "kinrow-run", "--basefile", "bin", "--return", "shard-{}.jsonl", "--cleanup",
+		match, ":::"}, jobs...)
+	cmd := exec.Command(parallel, args...)
+	cmd.Dir = local
+	cmd.Env = append(withoutSchedulerEnv(os.Environ()), "KINROW_BOT_PATH=", "HOME="+dir, "FAKE_SSH_HOME="+homes)
+	runOK(t, cmd)
+	var files []string
+	for i := range 4 {
+		files = append(files, filepath.Join(local, fmt.Sprintf("shard-%d.jsonl", i)))
+	}
+	for _, node := range []string{"ssh-node1", "ssh-node2"} {
+		// The shards ran there, on the bin/ --basefile shipped.
+		if _, err := os.Stat(filepath.Join(homes, node, "kinrow-run", "bin", "kinrow-bot-random")); err != nil {
+			t.Errorf("bin/ was not shipped to %s: %v", node, err)
+		}
+		if left, _ := filepath.Glob(filepath.Join(homes, node, "kinrow-run", "shard-*.jsonl")); len(left) > 0 {
+			t.Errorf("--cleanup left %v on %s", left, node)
+		}
+	}
+	merged := filepath.Join(dir, "merged.jsonl")
+	if w, total, missing := mergeReport(t, merged, files...); w != 10 || total != 10 || missing != 0 {
+		t.Fatalf("merge: %d of %d games, %d missing", w, total, missing)
+	}
+	if got := gameKeys(t, merged); !slices.Equal(got, want) {
+		t.Errorf("merged shards:\n%s\none run:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 func TestShardAndMergeBadInput(t *testing.T) {
 	dir := t.TempDir()
 	shard0 := filepath.Join(dir, "shard-0.jsonl")
