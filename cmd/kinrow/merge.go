@@ -68,11 +68,11 @@ func mergeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		counts[i] = fmt.Sprintf("%s %d", in, rep.PerFile[i])
 	}
 	fmt.Fprintf(stdout, "%s: %d of %d games of schedule %s (%s)\n", out, rep.Games, total, rep.Schedule, strings.Join(counts, ", "))
-	if len(rep.Missing) == 0 {
+	if rep.Missing == 0 {
 		fmt.Fprintln(stdout, "missing: 0 games")
 		return 0
 	}
-	fmt.Fprintf(stdout, "missing: %d games: %s\n", len(rep.Missing), rep.MissingText())
+	fmt.Fprintf(stdout, "missing: %d games: %s\n", rep.Missing, rep.MissingText())
 	fmt.Fprintf(stdout, "kinrow match --resume --out %s with the settings of the shards plays only those\n", out)
 	return 0
 }

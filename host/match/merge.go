@@ -19,31 +19,34 @@ type MergeReport struct {
 	// Torn names the inputs whose torn last line (a run killed while
 	// writing) was left out: its game is missing, not lost.
 	Torn []string
-	// Missing lists the games of the schedule no input holds, by round and game.
-	Missing [][2]int
+	// Missing counts the games of the schedule no input holds; Gaps lists
+	// them as runs of consecutive games, by round.
+	Missing int
+	Gaps    []Gap
 }
+
+// Gap is a run of missing games: games First to Last of round Round.
+type Gap struct{ Round, First, Last int }
+
+// maxGapsText bounds how many gaps MissingText lists.
+const maxGapsText = 40
 
 // MissingText describes the missing games compactly, e.g.
 // "round 1: games 3-4, 9; round 2: game 1", or "" when none are.
 func (r *MergeReport) MissingText() string {
 	var rounds []string
-	for i := 0; i < len(r.Missing); {
-		round := r.Missing[i][0]
+	shown := min(len(r.Gaps), maxGapsText)
+	for i := 0; i < shown; {
+		round := r.Gaps[i].Round
 		var spans []string
 		count := 0
-		for i < len(r.Missing) && r.Missing[i][0] == round {
-			lo := r.Missing[i][1]
-			hi := lo
-			for i+1 < len(r.Missing) && r.Missing[i+1][0] == round && r.Missing[i+1][1] == hi+1 {
-				i++
-				hi++
-			}
-			i++
-			count += hi - lo + 1
-			if lo == hi {
-				spans = append(spans, strconv.Itoa(lo))
+		for ; i < shown && r.Gaps[i].Round == round; i++ {
+			g := r.Gaps[i]
+			count += g.Last - g.First + 1
+			if g.First == g.Last {
+				spans = append(spans, strconv.Itoa(g.First))
 			} else {
-				spans = append(spans, fmt.Sprintf("%d-%d", lo, hi))
+				spans = append(spans, fmt.Sprintf("%d-%d", g.First, g.Last))
 			}
 		}
 		word := "games"
@@ -52,7 +55,11 @@ func (r *MergeReport) MissingText() string {
 		}
 		rounds = append(rounds, fmt.Sprintf("round %d: %s %s", round, word, strings.Join(spans, ", ")))
 	}
-	return strings.Join(rounds, "; ")
+	text := strings.Join(rounds, "; ")
+	if more := len(r.Gaps) - shown; more > 0 {
+		text += fmt.Sprintf("; and %d more runs of games", more)
+	}
+	return text
 }
 
 // ErrMerge marks the inputs Merge refuses: records of different
@@ -182,12 +189,24 @@ func Merge(ctx context.Context, out string, inputs []string) (*MergeReport, erro
 		}
 		return a[1] - b[1]
 	})
+	// The gaps between the games present, round by round: the work is
+	// in the games present and the rounds, never in the schedule's size,
+	// which a record states.
+	next := 0 // index in keys
 	for r := 1; r <= rep.Schedule.Rounds; r++ {
-		for g := 1; g <= rep.Schedule.Games; g++ {
-			if _, ok := byGame[[2]int{r, g}]; !ok {
-				rep.Missing = append(rep.Missing, [2]int{r, g})
+		want := 1 // the first game of round r not yet accounted for
+		for ; next < len(keys) && keys[next][0] == r; next++ {
+			if g := keys[next][1]; g > want {
+				rep.Gaps = append(rep.Gaps, Gap{r, want, g - 1})
 			}
+			want = keys[next][1] + 1
 		}
+		if want <= rep.Schedule.Games {
+			rep.Gaps = append(rep.Gaps, Gap{r, want, rep.Schedule.Games})
+		}
+	}
+	for _, g := range rep.Gaps {
+		rep.Missing += g.Last - g.First + 1
 	}
 	var buf []byte
 	for _, k := range keys {

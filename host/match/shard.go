@@ -146,6 +146,13 @@ func (id ScheduleID) String() string {
 	return fmt.Sprintf("%s:%dx%d", id.Hash, id.Rounds, id.Games)
 }
 
+// The largest schedule shapes a record may state (far past any real run:
+// 100,000 pairings are a round robin of 448 bots).
+const (
+	maxRounds = 100_000
+	maxGames  = 1 << 30
+)
+
 // ParseScheduleID reads the "schedule" of a record.
 func ParseScheduleID(text string) (ScheduleID, error) {
 	hash, shape, ok := strings.Cut(text, ":")
@@ -154,6 +161,9 @@ func ParseScheduleID(text string) (ScheduleID, error) {
 	g, err2 := strconv.Atoi(gs)
 	if !ok || !ok2 || err1 != nil || err2 != nil || r < 1 || g < 1 || len(hash) != 16 {
 		return ScheduleID{}, fmt.Errorf("schedule %q: want HASH:ROUNDSxGAMES as kinrow match writes it", text)
+	}
+	if r > maxRounds || g > maxGames {
+		return ScheduleID{}, fmt.Errorf("schedule %q: more than %d pairings or %d games per pairing", text, maxRounds, maxGames)
 	}
 	if _, err := hex.DecodeString(hash); err != nil {
 		return ScheduleID{}, fmt.Errorf("schedule %q: the hash is not hexadecimal", text)

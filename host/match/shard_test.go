@@ -219,7 +219,7 @@ func TestScheduleIDNamesTheGames(t *testing.T) {
 		}
 		seen[got.Hash] = name
 	}
-	for _, bad := range []string{"", "abc", "0123456789abcdef", "0123456789abcdef:0x2", "0123456789abcdef:1x", "0123456789abcdeg:1x2", "01:1x2"} {
+	for _, bad := range []string{"", "abc", "0123456789abcdef", "0123456789abcdef:100001x2", "0123456789abcdef:1x1073741825", "0123456789abcdef:0x2", "0123456789abcdef:1x", "0123456789abcdeg:1x2", "01:1x2"} {
 		if _, err := ParseScheduleID(bad); err == nil {
 			t.Errorf("ParseScheduleID(%q) accepted", bad)
 		}
@@ -300,7 +300,7 @@ func TestMergedShardsAreTheWholeRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.Games != 18 || len(rep.Missing) != 0 || rep.Schedule != whole.ScheduleID() {
+			if rep.Games != 18 || rep.Missing != 0 || len(rep.Gaps) != 0 || rep.Schedule != whole.ScheduleID() {
 				t.Fatalf("report %+v", rep)
 			}
 			got := readKeys(t, out)
@@ -346,7 +346,7 @@ func TestResumeOfAMergePlaysOnlyTheMissingGames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Missing) != len(missingShard) || rep.Games != 18-len(missingShard) {
+	if rep.Missing != len(missingShard) || rep.Games != 18-len(missingShard) {
 		t.Fatalf("report %+v; shard 2 had %d games", rep, len(missingShard))
 	}
 	var missing []string
@@ -375,13 +375,48 @@ func TestResumeOfAMergePlaysOnlyTheMissingGames(t *testing.T) {
 	}
 }
 
-func TestMissingText(t *testing.T) {
-	r := MergeReport{Missing: [][2]int{{1, 3}, {1, 4}, {1, 9}, {2, 1}, {3, 5}, {3, 6}, {3, 7}}}
-	if got, want := r.MissingText(), "round 1: games 3-4, 9; round 2: game 1; round 3: games 5-7"; got != want {
-		t.Errorf("%q; want %q", got, want)
+func TestMissingGaps(t *testing.T) {
+	rec := func(round, game int) string {
+		x, o := "a", "b"
+		if game%2 == 0 {
+			x, o = o, x
+		}
+		return fmt.Sprintf(`{"rules":"mnk:3x3x3","players":{"x":%q,"o":%q},"moves":[],"result":"0","reason":"adjudication","winner":null,"round":%d,"game":%d,"schedule":"0123456789abcdef:3x9"}`, x, o, round, game)
+	}
+	// Round 1 lacks 3-4 and 9, round 2 all but 2-9, round 3 everything.
+	var lines []string
+	for _, g := range []int{1, 2, 5, 6, 7, 8} {
+		lines = append(lines, rec(1, g))
+	}
+	for g := 2; g <= 9; g++ {
+		lines = append(lines, rec(2, g))
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.jsonl")
+	os.WriteFile(in, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	rep, err := Merge(context.Background(), filepath.Join(dir, "out.jsonl"), []string{in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rep.MissingText(), "round 1: games 3-4, 9; round 2: game 1; round 3: games 1-9"; got != want || rep.Missing != 13 || rep.Games != 14 {
+		t.Errorf("%q, %d missing, %d games; want %q, 13, 14", got, rep.Missing, rep.Games, want)
 	}
 	if got := (&MergeReport{}).MissingText(); got != "" {
 		t.Errorf("%q for none", got)
+	}
+	many := &MergeReport{}
+	for g := 1; g <= 2*maxGapsText+1; g += 2 {
+		many.Gaps = append(many.Gaps, Gap{1, g, g})
+	}
+	if got := many.MissingText(); !strings.HasSuffix(got, "; and 1 more runs of games") {
+		t.Errorf("%q", got)
+	}
+	// A record may state any shape: merging is never as slow as the shape is big.
+	huge := filepath.Join(dir, "huge.jsonl")
+	os.WriteFile(huge, []byte(strings.Replace(rec(1, 1), "3x9", "100000x1073741824", 1)+"\n"), 0o644)
+	rep, err = Merge(context.Background(), filepath.Join(dir, "out2.jsonl"), []string{huge})
+	if err != nil || rep.Missing != 100000*(1<<30)-1 || len(rep.Gaps) != 100000 {
+		t.Errorf("huge: %v, %d missing in %d gaps", err, rep.Missing, len(rep.Gaps))
 	}
 }
 
@@ -464,7 +499,7 @@ func TestMergeRefuses(t *testing.T) {
 		in, out := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "out.jsonl")
 		os.WriteFile(in, []byte(join(a[:len(a)-1]...)+a[len(a)-1][:40]), 0o644)
 		rep, err := Merge(context.Background(), out, []string{in})
-		if err != nil || rep.Games != len(a)-1 || len(rep.Torn) != 1 || len(rep.Missing) != 18-rep.Games {
+		if err != nil || rep.Games != len(a)-1 || len(rep.Torn) != 1 || rep.Missing != 18-rep.Games {
 			t.Errorf("report %+v, %v", rep, err)
 		}
 	})
@@ -542,4 +577,77 @@ func TestShardResumeAndConfig(t *testing.T) {
 			t.Errorf("Validate: %v; want %q", err, tc.want)
 		}
 	}
+}
+
+func FuzzParseScheduleID(f *testing.F) {
+	for _, s := range []string{"0123456789abcdef:3x10", "0123456789abcdef:0x2", "nonsense", ":x", "0123456789ABCDEF:1x1", "0123456789abcdef:1x2x3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		id, err := ParseScheduleID(s)
+		if err != nil {
+			return
+		}
+		if id.Rounds < 1 || id.Games < 1 || len(id.Hash) != 16 {
+			t.Fatalf("ParseScheduleID(%q) = %+v", s, id)
+		}
+		if again, err := ParseScheduleID(id.String()); err != nil || again != id {
+			t.Fatalf("%q does not read back: %+v %v", id.String(), again, err)
+		}
+	})
+}
+
+// FuzzMerge feeds Merge two files of any content: it either refuses them
+// (ErrMerge, naming a file and line, nothing written) or writes every
+// game once, ordered, within the schedule its records name.
+func FuzzMerge(f *testing.F) {
+	rec := func(game int, x, o, result, winner string) string {
+		w := "null"
+		if winner != "" {
+			w = `"` + winner + `"`
+		}
+		return fmt.Sprintf(`{"rules":"mnk:3x3x3","players":{"x":%q,"o":%q},"moves":[{"move":"a1","color":"x","ms":0}],"result":%q,"reason":"adjudication","winner":%s,"start":"2026-01-01T00:00:00Z","round":1,"game":%d,"schedule":"0123456789abcdef:1x4"}`,
+			x, o, result, w, game)
+	}
+	g1, g2, g3 := rec(1, "a", "b", "X+", "a"), rec(2, "b", "a", "0", ""), rec(3, "a", "b", "O+", "b")
+	f.Add(g1+"\n"+g2+"\n", g3+"\n")
+	f.Add(g1+"\n", g1+"\n")
+	f.Add(g1+"\n"+g3[:40], "")
+	f.Add(g2, "garbage\n")
+	f.Add(strings.Replace(g1, "1x4", "1x9", 1)+"\n", g2+"\n")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		dir := t.TempDir()
+		pa, pb, out := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"), filepath.Join(dir, "out.jsonl")
+		os.WriteFile(pa, []byte(a), 0o644)
+		os.WriteFile(pb, []byte(b), 0o644)
+		rep, err := Merge(context.Background(), out, []string{pa, pb})
+		if err != nil {
+			if !errors.Is(err, ErrMerge) {
+				t.Fatalf("not ErrMerge: %v", err)
+			}
+			if _, serr := os.Stat(out); !os.IsNotExist(serr) {
+				t.Fatalf("refused (%v) but wrote %s", err, out)
+			}
+			return
+		}
+		data, _ := os.ReadFile(out)
+		recs, tail, _, rerr := readRecords(out, data)
+		if rerr != nil || tail != -1 || len(recs) != rep.Games {
+			t.Fatalf("merged file: %d records, tail %d, %v; report %+v", len(recs), tail, rerr, rep)
+		}
+		last := [2]int{0, 0}
+		for _, nr := range recs {
+			k := [2]int{nr.rec.Round, nr.rec.Game}
+			if k[0] < last[0] || (k[0] == last[0] && k[1] <= last[1]) {
+				t.Fatalf("order or duplicate: %v after %v", k, last)
+			}
+			last = k
+			if k[0] < 1 || k[0] > rep.Schedule.Rounds || k[1] < 1 || k[1] > rep.Schedule.Games || nr.rec.Schedule != rep.Schedule.String() {
+				t.Fatalf("record %v outside %v", k, rep.Schedule)
+			}
+		}
+		if rep.Games+rep.Missing != rep.Schedule.Rounds*rep.Schedule.Games {
+			t.Fatalf("%d games + %d missing != %v", rep.Games, rep.Missing, rep.Schedule)
+		}
+	})
 }
