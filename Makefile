@@ -8,11 +8,23 @@ BOT_BINS := $(addprefix $(BIN)/kinrow-bot-,$(BOTS))
 PBRAIN_BINS := $(BIN)/pbrain-kinrow $(addprefix $(BIN)/pbrain-kinrow-,$(BOTS))
 TEST_TIMEOUT ?= 15m
 
-.PHONY: all build run test test-long test-slurm bench fuzz generate vet clean $(BIN)/kinrow $(BOT_BINS) $(BIN)/pbrain-kinrow
+.PHONY: all build run test test-long test-slurm test-browser screenshots chromium bench fuzz generate vet clean $(BIN)/kinrow $(BOT_BINS) $(BIN)/pbrain-kinrow java java-skip java-course
+
+# The Java bridge (docs/BOTS.md, "Course players in Java"): built when javac
+# is installed (JDK 17 or later; .ci/run installs Debian's
+# default-jdk-headless where it is missing), skipped with a note otherwise.
+JAVAC   ?= javac
+JAR     ?= jar
+JAVA_BRIDGE_SRC := $(wildcard java/bridge/kinrow/bridge/*.java)
+HAVE_JAVAC := $(shell command -v $(JAVAC) 2>/dev/null)
+# Where make java-course puts kinrow's course players (FRAMEWORK=DIR: the
+# course's compiled classes).
+COURSE_CLASSES ?= $(BIN)/course-classes
+COURSE_SRC := java/course/kinrow/course
 
 all: build
 
-build: $(if $(wildcard cmd/kinrow),$(BIN)/kinrow) $(BOT_BINS) $(PBRAIN_BINS)
+build: $(if $(wildcard cmd/kinrow),$(BIN)/kinrow) $(BOT_BINS) $(PBRAIN_BINS) java
 
 $(BIN)/kinrow:
 	$(GO) build -o $@ ./cmd/kinrow
@@ -29,6 +41,32 @@ $(BIN)/pbrain-kinrow: $(BIN)/kinrow
 $(BIN)/pbrain-kinrow-%: $(BIN)/kinrow
 	cp -f $< $@
 
+java: $(if $(HAVE_JAVAC),$(BIN)/kinrow-java.jar,java-skip)
+
+java-skip:
+	@echo "javac not found: skipped $(BIN)/kinrow-java.jar, the Java bridge (install a JDK 17 or later, e.g. apt-get install default-jdk-headless)"
+
+$(BIN)/kinrow-java.jar: $(JAVA_BRIDGE_SRC)
+	@mkdir -p $(BIN)
+	rm -rf $@.classes && mkdir -p $@.classes
+	$(JAVAC) --release 17 -encoding UTF-8 -Xlint:all -d $@.classes $^
+	$(JAR) --create --file $@ --main-class kinrow.bridge.Main -C $@.classes .
+	rm -rf $@.classes
+
+# kinrow's players for the course's referees, compiled against the user's
+# framework: KinrowCXPlayer when FRAMEWORK has connectx, KinrowMNKPlayer when
+# it has mnkgame (both for a jar).
+java-course:
+	@test -n "$(FRAMEWORK)" || { echo "usage: make java-course FRAMEWORK=DIR (the course's compiled classes, with connectx/ or mnkgame/)"; exit 2; }
+	@command -v $(JAVAC) >/dev/null || { echo "javac not found: install a JDK 17 or later (apt-get install default-jdk-headless)"; exit 1; }
+	@srcs="$(COURSE_SRC)/KinrowProcess.java"; \
+	if [ ! -d "$(FRAMEWORK)" ] || [ -e "$(FRAMEWORK)/connectx/CXPlayer.class" ] || [ -e "$(FRAMEWORK)/connectx/CXPlayer.java" ]; then srcs="$$srcs $(COURSE_SRC)/KinrowCXPlayer.java"; fi; \
+	if [ ! -d "$(FRAMEWORK)" ] || [ -e "$(FRAMEWORK)/mnkgame/MNKPlayer.class" ] || [ -e "$(FRAMEWORK)/mnkgame/MNKPlayer.java" ]; then srcs="$$srcs $(COURSE_SRC)/KinrowMNKPlayer.java"; fi; \
+	case "$$srcs" in *Player.java*) ;; *) echo "$(FRAMEWORK) has neither connectx/CXPlayer nor mnkgame/MNKPlayer: want the course's compiled classes"; exit 1;; esac; \
+	mkdir -p "$(COURSE_CLASSES)" && \
+	echo "$(JAVAC) --release 17 -implicit:none -cp $(FRAMEWORK) -d $(COURSE_CLASSES) $$srcs" && \
+	$(JAVAC) --release 17 -encoding UTF-8 -implicit:none -cp "$(FRAMEWORK)" -d "$(COURSE_CLASSES)" $$srcs
+
 # The host on stdin/stdout, Connect-4, with the strongest installed bot as the default.
 run: build
 	$(BIN)/kinrow --rules connect4
@@ -40,6 +78,20 @@ test: build vet
 vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+
+# The viewer's browser tests (host/view) in headless Chromium, installed
+# from Debian if missing (they skip without it under make test).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { echo "installing Debian's chromium for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+test-browser: chromium
+	$(GO) test -count=1 -run Browser -v ./host/view/
+
+# Rewrites the screenshots the README shows (docs/viewer-*.png).
+screenshots: chromium
+	KINROW_SCREENSHOTS=$(CURDIR)/docs $(GO) test -count=1 -run BrowserReplay ./host/view/
 
 # Long correctness runs against the shared Connect-4 sets.
 test-long: build

@@ -131,12 +131,7 @@ func (p *player) budget(ctx context.Context, pos *engine.Position) time.Time {
 	if !ok {
 		return time.Now().Add(time.Second)
 	}
-	left := time.Until(d)
-	if p.clock.Main > 0 || p.clock.Byo > 0 {
-		moves := max(8, (pos.Rules().Cells()-pos.Ply())/2)
-		share := left/time.Duration(moves) + p.clock.Increment
-		left = min(left, share)
-	}
+	left := sdk.MoveShare(p.clock, time.Until(d), pos)
 	margin := min(20*time.Millisecond, left/10)
 	return time.Now().Add(left - margin)
 }

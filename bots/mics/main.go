@@ -72,10 +72,9 @@ type player struct {
 // GenMove searches until the request's deadline or, with a game clock, a
 // share of the time left.
 func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(botapi.Progress)) (engine.Move, error) {
-	if d, ok := ctx.Deadline(); ok && (p.clock.Main > 0 || p.clock.Byo > 0) {
+	if d, ok := ctx.Deadline(); ok {
 		left := time.Until(d)
-		moves := max(8, (pos.Rules().Cells()-pos.Ply())/2)
-		if share := left/time.Duration(moves) + p.clock.Increment; share < left {
+		if share := sdk.MoveShare(p.clock, left, pos); share < left {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, share)
 			defer cancel()

@@ -56,7 +56,7 @@ func TestPlaysThroughTheSDK(t *testing.T) {
 				start := time.Now()
 				deadline := start.Add(tc.MoveTime)
 				var reports int
-				text, err := api.GenMove(ctx, botapi.GenMoveRequest{Deadline: deadline, MoveTime: tc.MoveTime, Play: true},
+				text, err := api.GenMove(ctx, botapi.GenMoveRequest{Deadline: deadline, Budget: tc.MoveTime, Play: true},
 					func(botapi.Progress) { reports++ })
 				if err != nil {
 					t.Fatal(err)

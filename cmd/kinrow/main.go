@@ -53,6 +53,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return solveCmd(ctx, args[1:], stdin, stdout, stderr)
 		case "pbrain":
 			return pbrainCmd(ctx, args[1:], stdin, stdout, stderr)
+		case "export":
+			return exportCmd(args[1:], stdout, stderr)
+		case "import":
+			return importCmd(args[1:], stdin, stdout, stderr)
+		case "view":
+			return viewCmd(ctx, args[1:], stdout, stderr)
+		case "ratings":
+			return ratingsCmd(ctx, args[1:], stdin, stdout, stderr)
+		case "java-manifest":
+			return javaManifestCmd(ctx, args[1:], stdout, stderr)
 		case "help", "-h", "--help", "-help":
 			usage(stdout)
 			return 0
@@ -73,6 +83,11 @@ Usage:
   kinrow merge OUT IN...   join the record files of a match's shards (docs/SCALE.md)
   kinrow solve [flags]     solve positions read from stdin (kinrow solve -h)
   kinrow pbrain [flags]    be a Gomocup brain on stdin/stdout (kinrow pbrain -h)
+  kinrow export [flags]    write records as PSQ, SGF, move lists or SVG (docs/VIEWER.md)
+  kinrow import [flags]    read PSQ and SGF games as openings (kinrow import -h)
+  kinrow view [flags]      replay records in a local web page (docs/VIEWER.md)
+  kinrow ratings FILE...   rate every bot of match records (kinrow ratings -h)
+  kinrow java-manifest     an engine manifest for a course Java player (kinrow java-manifest -h)
   kinrow help              this text
   kinrow version           the version
 
@@ -85,6 +100,9 @@ type hostFlags struct {
 	logLevel     string
 	startTimeout time.Duration
 	grace        time.Duration
+	// gomocupTolerance, when set, overrides every manifest's tolerance
+	// (kinrow match --gomocup-tolerance, given explicitly).
+	gomocupTolerance *time.Duration
 }
 
 func (h *hostFlags) register(fs *flag.FlagSet) {
@@ -108,9 +126,10 @@ func (h *hostFlags) logger(stderr io.Writer) (hclog.Logger, error) {
 func (h *hostFlags) loader(log hclog.Logger) (*pluginbot.Loader, error) {
 	exe, _ := os.Executable()
 	return pluginbot.NewLoader(pluginbot.LoaderConfig{
-		Finder:       botpath.Default(os.Getenv(botpath.EnvVar), exe),
-		StartTimeout: h.startTimeout,
-		Logger:       log,
+		Finder:           botpath.Default(os.Getenv(botpath.EnvVar), exe),
+		StartTimeout:     h.startTimeout,
+		GomocupTolerance: h.gomocupTolerance,
+		Logger:           log,
 	})
 }
 

@@ -184,14 +184,13 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return bad("--bot-opt %q: no --bot %s in this match", o, name)
 		}
 	}
-	// TODO(gomocup-tolerance): the one place to wire --gomocup-tolerance:
-	// pass *gomocupTolerance (cfg.GomocupTolerance below) to the loader's
-	// config (pluginbot.LoaderConfig, which hands it to enginebot.Config's
-	// Tolerance) once the loader has a field for the tolerance of Gomocup
-	// engines. Pass it only when the flag was given (fs.Visit), so that a
-	// manifest's own tolerance key wins over the default. Until then the
-	// flag is parsed and validated, and engines get the manifest's
-	// tolerance or enginebot's default (1 s, the same as the flag's).
+	// --gomocup-tolerance reaches the engines only when given, so that a
+	// manifest's own tolerance key wins over the default otherwise.
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "gomocup-tolerance" {
+			hf.gomocupTolerance = gomocupTolerance
+		}
+	})
 	loader, err := hf.loader(log)
 	if err != nil {
 		fmt.Fprintln(stderr, "kinrow match:", err)

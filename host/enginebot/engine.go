@@ -23,8 +23,14 @@ import (
 )
 
 // DefaultStartTimeout bounds the start of an engine (for a kinrow engine,
-// its answer to protocol_version).
+// its answer to protocol_version) and, for a Gomocup engine, the set-up of
+// each game (START or RESTART, the INFO settings and ABOUT).
 const DefaultStartTimeout = 5 * time.Second
+
+// DefaultTolerance is how long past a move's time a Gomocup engine's answer
+// is still accepted unless its manifest or the host says otherwise: the
+// tolerance GomocupJudge, Gomocup's own manager, adds to timeout_turn.
+const DefaultTolerance = time.Second
 
 const (
 	// killTimeout bounds the wait for an engine after SIGKILL.
@@ -48,8 +54,15 @@ type Config struct {
 	Options map[string]string
 	// Logger gets the engine's stderr and what the host does with it.
 	Logger hclog.Logger
-	// StartTimeout bounds the start (default DefaultStartTimeout).
+	// StartTimeout bounds the start and, for a Gomocup engine, each game's
+	// set-up (default DefaultStartTimeout).
 	StartTimeout time.Duration
+	// Tolerance, when set, is how long past a move's time a Gomocup
+	// engine's answer is still accepted (kinrow match --gomocup-tolerance),
+	// overriding the manifest's tolerance; when nil, the manifest's applies,
+	// else DefaultTolerance. Kinrow-protocol engines get the referee's grace
+	// only.
+	Tolerance *time.Duration
 	// OnClose is called once when the engine is killed or closed.
 	OnClose func()
 }
@@ -66,14 +79,18 @@ type driver interface {
 
 // Engine is one running engine, a referee.Player.
 type Engine struct {
-	m     *manifest.Manifest
-	name  string
-	opts  map[string]string
-	log   hclog.Logger
-	proc  *process
-	drv   driver
-	close sync.Once
-	done  chan struct{} // closed when the engine is killed or closed
+	m    *manifest.Manifest
+	name string
+	opts map[string]string
+	log  hclog.Logger
+	proc *process
+	drv  driver
+	// startTimeout bounds each game's set-up; tolerance is added past a
+	// move's time (Gomocup engines; 0 for kinrow engines).
+	startTimeout time.Duration
+	tolerance    time.Duration
+	close        sync.Once
+	done         chan struct{} // closed when the engine is killed or closed
 
 	mu      sync.Mutex
 	killed  bool
@@ -81,7 +98,10 @@ type Engine struct {
 	onClose func()
 }
 
-var _ referee.Player = (*Engine)(nil)
+var (
+	_ referee.Player   = (*Engine)(nil)
+	_ referee.Tolerant = (*Engine)(nil)
+)
 
 // Options merges the manifest's options with those given at load time
 // (which win), checking each against the engine's protocol.
@@ -133,7 +153,17 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, fmt.Errorf("engine %s: %w", m.Name, err)
 	}
 	log.Debug("engine process started", "command", strings.Join(argv, " "), "dir", m.Dir, "pid", proc.pid, "protocol", string(m.Protocol))
-	e := &Engine{m: m, name: cfg.Display, opts: opts, log: log, proc: proc, onClose: cfg.OnClose, done: make(chan struct{})}
+	e := &Engine{m: m, name: cfg.Display, opts: opts, log: log, proc: proc, onClose: cfg.OnClose, done: make(chan struct{}),
+		startTimeout: cfg.StartTimeout}
+	if m.Protocol == manifest.Gomocup {
+		e.tolerance = DefaultTolerance
+		if m.HasTolerance {
+			e.tolerance = m.Tolerance
+		}
+		if cfg.Tolerance != nil {
+			e.tolerance = max(*cfg.Tolerance, 0)
+		}
+	}
 	switch m.Protocol {
 	case manifest.Gomocup:
 		e.drv = newGomocup(e)
@@ -155,6 +185,11 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	return e, nil
 }
+
+// Tolerance is how long past a move's time the engine's answer is still
+// accepted (referee.Tolerant): a Gomocup engine's tolerance, 0 for a
+// kinrow-protocol engine (the referee's grace applies).
+func (e *Engine) Tolerance() time.Duration { return e.tolerance }
 
 // Name is the engine's display name.
 func (e *Engine) Name() string { return e.name }
@@ -291,6 +326,15 @@ func (e *Engine) suspend() {
 	if err := e.proc.suspend(); err != nil {
 		e.log.Warn("suspend the engine", "error", err)
 	}
+}
+
+// suspendIdle stops the engine, when its manifest asks for it, once it has
+// finished with its answer (see process.suspendIdle), without blocking.
+func (e *Engine) suspendIdle() {
+	if !e.m.Suspend {
+		return
+	}
+	e.proc.suspendIdle(func(err error) { e.log.Warn("suspend the engine", "error", err) })
 }
 
 // resume continues a suspended engine before the host talks to it.

@@ -176,7 +176,7 @@ func TestGomocupGame(t *testing.T) {
 		t.Fatalf("game ended by %s: %s", rec.Reason, rec.Detail)
 	}
 	tx, to := transcript(t, mx), transcript(t, mo)
-	for _, want := range []string{"START 9\n", "INFO timeout_turn 450\n", "INFO timeout_match 0\n", "INFO rule 0\n", "INFO max_memory 1000000\n", "BEGIN\n", "TURN "} {
+	for _, want := range []string{"START 9\n", "INFO timeout_turn 500\n", "INFO timeout_match 0\n", "INFO rule 0\n", "INFO max_memory 1000000\n", "BEGIN\n", "TURN "} {
 		if !strings.Contains(tx, want) {
 			t.Errorf("x's transcript lacks %q:\n%s", want, tx)
 		}
@@ -184,7 +184,7 @@ func TestGomocupGame(t *testing.T) {
 	if strings.Contains(tx, "INFO max_memory 0\n") || !strings.Contains(to, "INFO rule 0\nINFO max_memory 0\n") {
 		t.Errorf("max_memory: x's option, else 0:\n%s\n%s", tx, to)
 	}
-	if strings.Contains(tx, "BOARD") || !strings.HasPrefix(strings.SplitAfter(to, "INFO max_memory 0\n")[1], "TURN ") {
+	if strings.Contains(tx, "BOARD") || !strings.HasPrefix(strings.SplitAfter(to, "INFO max_memory 0\n")[1], "ABOUT\nINFO time_left 2147483647\nTURN ") {
 		t.Errorf("o's transcript should go on with TURN, no BOARD:\n%s", to)
 	}
 	// The same engines play a second game on a rectangular board: O gets
@@ -259,8 +259,12 @@ func TestMisbehavingEnginesForfeit(t *testing.T) {
 	}{
 		{"gomocup", "silent", 1, record.ForfeitTimeout, "no answer; it stalled"},
 		{"gomocup", "slow", 0, record.ForfeitTimeout, "no answer; it stalled"},
-		{"gomocup", "junk", 1, record.ForfeitProtocolError, `engine answered junk to TURN instead of a move`},
-		{"gomocup", "error", 0, record.ForfeitProtocolError, "engine answered ERROR to BEGIN: I cannot play"},
+		// Lines that are not moves are skipped while a move is awaited, as
+		// Gomocup's managers do: a brain that writes nothing else stalls.
+		{"gomocup", "junk", 1, record.ForfeitTimeout, "no answer; it stalled"},
+		{"gomocup", "error", 0, record.ForfeitTimeout, "no answer; it stalled"},
+		{"gomocup", "huge", 1, record.ForfeitProtocolError, "engine wrote a line longer than 65536 bytes instead of a move"},
+		{"gomocup", "stray", 1, record.ForfeitProtocolError, `engine wrote a move nobody asked for`},
 		{"gomocup", "illegal", 1, record.ForfeitIllegalMove, `unparsable move: invalid move "9,0"`},
 		{"gomocup", "occupied", 1, record.ForfeitIllegalMove, "answered an illegal move"},
 		{"gomocup", "crash", 1, record.ForfeitCrash, "crashed: the engine process exited (exit status 3)"},
@@ -269,6 +273,10 @@ func TestMisbehavingEnginesForfeit(t *testing.T) {
 		{"kinrow", "refuse", 1, record.ForfeitProtocolError, "engine refused genmove x: ? I do not want to"},
 		{"kinrow", "illegal", 0, record.ForfeitIllegalMove, "column 999 outside the board"},
 		{"kinrow", "crash", 1, record.ForfeitCrash, "crashed: the engine process exited (exit status 3)"},
+		{"kinrow", "stray", 1, record.ForfeitProtocolError, "engine wrote an answer nobody asked for"},
+		{"kinrow", "huge", 1, record.ForfeitProtocolError, "line too long"},
+		{"kinrow", "long", 1, record.ForfeitProtocolError, "response too long: the answer has 1843231 bytes (limit 65536)"},
+		{"kinrow", "wordy", 1, record.ForfeitProtocolError, "engine answered 1000 bytes on 1 lines to genmove: not a move (at most one line of 256 bytes)"},
 	}
 	var wg sync.WaitGroup
 	for _, tc := range tests {
@@ -458,7 +466,7 @@ func TestKinrowEngineGame(t *testing.T) {
 		t.Fatalf("game ended by %s: %s", r, g.Record().Detail)
 	}
 	tr := transcript(t, m)
-	for _, want := range []string{"protocol_version\nrules connectx:6x7x4\nkinrow-option level very hard\n", "play x 1\n", "kinrow-movetime 450\ngenmove o\n"} {
+	for _, want := range []string{"protocol_version\nrules connectx:6x7x4\nkinrow-option level very hard\nkinrow-movetime 450\nkinrow-side o\n", "play x 1\n", "genmove o\n"} {
 		if !strings.Contains(tr, want) {
 			t.Errorf("transcript lacks %q:\n%s", want, tr)
 		}
@@ -466,6 +474,7 @@ func TestKinrowEngineGame(t *testing.T) {
 	if err := g.Undo(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	g.Settle(context.Background()) // the referee tells players in the background
 	if !strings.HasSuffix(transcript(t, m), "undo\n") {
 		t.Errorf("undo not sent:\n%s", transcript(t, m))
 	}

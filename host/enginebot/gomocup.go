@@ -32,6 +32,8 @@ type gomocupDriver struct {
 	fresh         bool             // the engine's board is empty (after START, RESTART)
 	turnSent      int64            // the timeout_turn sent last (-1: none)
 	timed         bool
+	noAbout       bool // the engine did not answer ABOUT in time once: not asked again
+	abandoned     bool // the last move request was given up before its answer
 }
 
 func newGomocup(e *Engine) *gomocupDriver {
@@ -58,39 +60,65 @@ func (d *gomocupDriver) read() {
 	}
 }
 
-// send writes commands to the engine.
+// send writes commands to the engine, each in one write(2) of its whole
+// text (a BOARD block with its stones and DONE is one command), as
+// Gomocup's managers write a line and flush it.
 func (d *gomocupDriver) send(ctx context.Context, cmds ...gomocup.Command) error {
-	var b []byte
 	for _, c := range cmds {
 		var buf bytesWriter
 		if err := gomocup.WriteCommand(&buf, c); err != nil {
 			return err
 		}
-		b = append(b, buf...)
+		if err := d.e.proc.write(ctx, buf); err != nil {
+			return err
+		}
 	}
-	return d.e.proc.write(ctx, b)
+	return nil
 }
 
 type bytesWriter []byte
 
 func (w *bytesWriter) Write(p []byte) (int, error) { *w = append(*w, p...); return len(p), nil }
 
+// settleWait bounds the wait, on the engine's own clock, for an engine to
+// be done with its last move before it is asked for the next: at most
+// this long for one that thinks on (pondering with suspend = false).
+const settleWait = 25 * time.Millisecond
+
+// maxQuote bounds the text of an engine's line quoted in logs and errors.
+const maxQuote = 200
+
+// quote cuts s to maxQuote bytes for a log or an error.
+func quote(s string) string {
+	if len(s) > maxQuote {
+		return s[:maxQuote] + "…"
+	}
+	return s
+}
+
 // drain logs and drops lines the engine sent when nothing was asked (say a
-// late MESSAGE), so they are not taken for the next answer.
-func (d *gomocupDriver) drain() {
+// late MESSAGE), so they are not taken for the next answer. It returns the
+// first move among them: an answer nobody asked for.
+func (d *gomocupDriver) drain() (stray string) {
 	for {
 		select {
 		case r, ok := <-d.replies:
 			if !ok {
-				return
+				return stray
 			}
 			if r.err != nil {
 				d.e.log.Warn("engine wrote between commands", "error", r.err)
 				continue
 			}
-			d.e.log.Debug("engine wrote between commands", "line", r.resp.Kind.String(), "text", r.resp.Text)
+			d.e.log.Debug("engine wrote between commands", "line", r.resp.Kind.String(), "text", quote(r.resp.String()))
+			switch r.resp.Kind {
+			case gomocup.ReplyMove, gomocup.ReplyMoves, gomocup.ReplySuggest, gomocup.ReplySwap:
+				if stray == "" {
+					stray = quote(r.resp.String())
+				}
+			}
 		default:
-			return
+			return stray
 		}
 	}
 }
@@ -116,15 +144,21 @@ func (d *gomocupDriver) next(ctx context.Context) (gomocup.Response, error) {
 			}
 			switch r.resp.Kind {
 			case gomocup.ReplyMessage:
-				d.e.log.Info("engine message", "text", r.resp.Text)
+				d.e.log.Info("engine message", "text", quote(r.resp.Text))
 				continue
 			case gomocup.ReplyDebug:
-				d.e.log.Debug("engine debug", "text", r.resp.Text)
+				d.e.log.Debug("engine debug", "text", quote(r.resp.Text))
 				continue
 			}
 			return r.resp, nil
 		}
 	}
+}
+
+// errTooLong is the error for a line past gomocup.MaxLineBytes: the one
+// line from the engine no wait tolerates.
+func errTooLong(what string) error {
+	return fmt.Errorf("engine wrote a line longer than %d bytes %s", gomocup.MaxLineBytes, what)
 }
 
 // expectOK waits for OK to cmd. Junk lines are logged and skipped (some
@@ -134,6 +168,9 @@ func (d *gomocupDriver) expectOK(ctx context.Context, cmd string) (unknown bool,
 	for {
 		r, err := d.next(ctx)
 		var se *gomocup.SyntaxError
+		if errors.Is(err, gomocup.ErrLineTooLong) {
+			return false, errTooLong("instead of OK to " + cmd)
+		}
 		if errors.As(err, &se) {
 			d.e.log.Warn("engine wrote junk", "waiting for", "OK to "+cmd, "error", err)
 			continue
@@ -145,18 +182,68 @@ func (d *gomocupDriver) expectOK(ctx context.Context, cmd string) (unknown bool,
 		case gomocup.ReplyOK:
 			return false, nil
 		case gomocup.ReplyError:
-			return false, fmt.Errorf("engine answered ERROR to %s: %s", cmd, r.Text)
+			return false, fmt.Errorf("engine answered ERROR to %s: %s", cmd, quote(r.Text))
 		case gomocup.ReplyUnknown:
-			return true, fmt.Errorf("engine answered UNKNOWN to %s: %s", cmd, r.Text)
+			return true, fmt.Errorf("engine answered UNKNOWN to %s: %s", cmd, quote(r.Text))
 		}
 		return false, fmt.Errorf("engine answered %s to %s instead of OK", r.Kind, cmd)
 	}
 }
 
+// about sends ABOUT and waits for its answer (any line but MESSAGE and
+// DEBUG will do: an old brain answers in free text, UNKNOWN is fine too),
+// which shows the engine has read and done everything sent before it. A
+// brain that does not answer within three quarters of what is left of
+// ctx's time (the game goes on) is asked no more: its late answer is
+// skipped while it is asked for a move.
+func (d *gomocupDriver) about(ctx context.Context) error {
+	if d.noAbout {
+		return nil
+	}
+	if err := d.send(ctx, gomocup.Command{Kind: gomocup.CmdAbout}); err != nil {
+		return err
+	}
+	wait := ctx
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		wait, cancel = context.WithTimeout(ctx, time.Until(dl)*3/4)
+		defer cancel()
+	}
+	r, err := d.next(wait)
+	var se *gomocup.SyntaxError
+	switch {
+	case errors.Is(err, gomocup.ErrLineTooLong):
+		return errTooLong("instead of an answer to ABOUT")
+	case errors.As(err, &se):
+		d.e.log.Debug("engine answered ABOUT in free text", "error", err)
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		d.e.log.Warn("engine did not answer ABOUT in time: its INFO settings may be read in its first move's time; not asking it again",
+			"timeout", d.e.startTimeout)
+		d.noAbout = true
+	case err != nil:
+		return err
+	default:
+		d.e.log.Debug("engine ready", "about", quote(r.String()))
+	}
+	return nil
+}
+
+// newGame sets the engine up for a game within the start timeout, so
+// nothing of it is charged to the first move: START, RECTSTART or RESTART,
+// then the INFO settings (timeout_turn, timeout_match, rule, max_memory
+// and the options; a brain may take a while over them, as Rapfi sizes its
+// hash table at max_memory), then ABOUT, whose answer shows the engine has
+// done all that.
 func (d *gomocupDriver) newGame(ctx context.Context, s referee.Setup) error {
+	ctx, cancel := context.WithTimeout(ctx, d.e.startTimeout)
+	defer cancel()
 	d.e.resume()
 	defer d.e.suspend()
-	d.drain()
+	d.e.proc.settle(idleWait)
+	if stray := d.drain(); stray != "" {
+		d.e.log.Warn("engine wrote a move nobody asked for before the game", "line", stray)
+	}
+	d.abandoned = false
 	width, height := gomocup.BoardSize(s.Rules)
 	if d.started && (width != d.width || height != d.height) {
 		d.started = false
@@ -198,14 +285,14 @@ func (d *gomocupDriver) newGame(ctx context.Context, s referee.Setup) error {
 		}
 		d.pos.Play(m)
 	}
-	// timeout_turn is each move's time less a margin (engineMoveTime): the
-	// fixed time per move now, or (with a clock) what the clock allows,
-	// sent before each move with time_left. INFO settings persist, so only
-	// changes are sent.
+	// timeout_turn is each move's time (less what of the margin the
+	// tolerance does not cover, see engineTime): the fixed time per move
+	// now, or (with a clock) what the clock allows, sent before each move.
+	// INFO settings persist, so only changes are sent.
 	d.timed, d.turnSent = s.Clock.Timed(), -1
 	var info []gomocup.Command
 	if !d.timed {
-		d.turnSent = engineMoveTime(s.Clock.MoveTime).Milliseconds()
+		d.turnSent = engineTime(s.Clock.MoveTime, d.e.tolerance).Milliseconds()
 		info = append(info, infoCmd(gomocup.InfoTimeoutTurn, d.turnSent))
 	}
 	info = append(info, infoCmd(gomocup.InfoTimeoutMatch, s.Clock.Main.Milliseconds()),
@@ -221,7 +308,10 @@ func (d *gomocupDriver) newGame(ctx context.Context, s referee.Setup) error {
 	for _, k := range keys {
 		info = append(info, gomocup.Command{Kind: gomocup.CmdInfo, Key: k, Value: d.e.opts[k]})
 	}
-	return d.send(ctx, info...)
+	if err := d.send(ctx, info...); err != nil {
+		return err
+	}
+	return d.about(ctx)
 }
 
 func infoCmd(key string, v int64) gomocup.Command {
@@ -281,20 +371,36 @@ func (d *gomocupDriver) position() (gomocup.Command, error) {
 	return c, nil
 }
 
+// genMove asks for a move as Gomocup's managers do: INFO timeout_turn
+// when it changed, INFO time_left before every BEGIN, TURN or BOARD (the
+// clock's time, or the protocol's 2147483647 for an unlimited match), each
+// command in a write of its own. While it waits for the coordinates it
+// logs and skips every line that is not a move (ERROR, UNKNOWN, OK, an
+// ABOUT answer, junk), as GomocupJudge does; only a line past
+// gomocup.MaxLineBytes, or a move the engine wrote before it was asked,
+// is a protocol error.
 func (d *gomocupDriver) genMove(ctx context.Context, req referee.MoveRequest) (string, error) {
 	if d.pos == nil {
 		return "", errors.New("no game: genmove before NewGame")
 	}
 	d.e.resume()
-	d.drain()
+	// An engine whose opponent answered at once may not be done with its
+	// own last move yet (see process.suspendIdle): give it a moment.
+	d.e.proc.settle(settleWait)
+	if stray := d.drain(); stray != "" && !d.abandoned {
+		return "", fmt.Errorf("engine wrote a move nobody asked for: %q", stray)
+	}
+	d.abandoned = false
 	var cmds []gomocup.Command
-	if turn := engineMoveTime(req.MoveTime).Milliseconds(); turn != d.turnSent {
+	if turn := engineTime(req.MoveTime, d.e.tolerance).Milliseconds(); turn != d.turnSent {
 		cmds = append(cmds, infoCmd(gomocup.InfoTimeoutTurn, turn))
 		d.turnSent = turn
 	}
+	left := int64(gomocup.TimeLeftUnlimited)
 	if d.timed {
-		cmds = append(cmds, infoCmd(gomocup.InfoTimeLeft, engineMoveTime(req.Left[req.Color]).Milliseconds()))
+		left = engineTime(req.Left[req.Color], d.e.tolerance).Milliseconds()
 	}
+	cmds = append(cmds, infoCmd(gomocup.InfoTimeLeft, left))
 	ask, err := d.position()
 	if err != nil {
 		return "", err
@@ -305,9 +411,20 @@ func (d *gomocupDriver) genMove(ctx context.Context, req referee.MoveRequest) (s
 	}
 	for {
 		r, err := d.next(ctx)
+		if ctx.Err() != nil && err == ctx.Err() {
+			// The request was given up (the engine is killed when it
+			// stalled): a move it writes later is no stray answer, and
+			// its board may hold a stone the host does not know of.
+			d.abandoned, d.known = true, -1
+			return "", err
+		}
 		var se *gomocup.SyntaxError
+		if errors.Is(err, gomocup.ErrLineTooLong) {
+			return "", errTooLong("instead of a move")
+		}
 		if errors.As(err, &se) {
-			return "", fmt.Errorf("engine answered junk to %s instead of a move: %v", ask.Kind, err)
+			d.e.log.Warn("engine wrote a line that is not a move; ignored, as Gomocup managers do", "waiting for", "a move after "+ask.Kind.String(), "error", err)
+			continue
 		}
 		if err != nil {
 			return "", err
@@ -322,10 +439,9 @@ func (d *gomocupDriver) genMove(ctx context.Context, req referee.MoveRequest) (s
 			}
 			ask = gomocup.Command{Kind: gomocup.CmdPlay, Point: r.Point}
 			continue
-		case gomocup.ReplyError, gomocup.ReplyUnknown:
-			return "", fmt.Errorf("engine answered %s to %s: %s", r.Kind, ask.Kind, r.Text)
 		}
-		return "", fmt.Errorf("engine answered %s to %s instead of a move", r.Kind, ask.Kind)
+		d.e.log.Warn("engine answered something other than a move; ignored, as Gomocup managers do",
+			"waiting for", "a move after "+ask.Kind.String(), "line", quote(r.String()))
 	}
 }
 
@@ -345,7 +461,7 @@ func (d *gomocupDriver) answer(p gomocup.Point) string {
 	}
 	d.pos.Play(m)
 	d.known, d.fresh = len(d.pos.Moves(nil)), false
-	d.e.suspend()
+	d.e.suspendIdle()
 	return d.rules.FormatMove(m)
 }
 

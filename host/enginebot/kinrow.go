@@ -14,6 +14,16 @@ import (
 	"github.com/kinrow/kinrow/protocol/gtp"
 )
 
+// MaxMoveAnswer bounds the answer of a kinrow-protocol engine to genmove: a
+// longer answer, or one of several lines, is a protocol error, never quoted
+// whole. (Every answer is bounded by MaxAnswerBytes, each line of it by
+// gtp.MaxLineBytes.)
+const MaxMoveAnswer = 256
+
+// MaxAnswerBytes bounds any answer read from a kinrow-protocol engine
+// (gtp.Client.MaxAnswer); past it the engine forfeits by protocol error.
+const MaxAnswerBytes = 64 << 10
+
 // kinrowDriver speaks the host's own text protocol to the engine, as a
 // controller (protocol/gtp's Client).
 type kinrowDriver struct {
@@ -22,6 +32,7 @@ type kinrowDriver struct {
 	rules    engine.Rules
 	pos      *engine.Position
 	moveTime int64 // the kinrow-movetime sent last, ms (0: none)
+	stray    error // the engine wrote an answer nobody asked for (found by play)
 }
 
 // engineWriter writes to the engine's stdin with deadlines (the Client's
@@ -39,6 +50,7 @@ func (w engineWriter) Write(b []byte) (int, error) {
 // even a failure, shows it speaks the framing).
 func newKinrow(ctx context.Context, e *Engine) (*kinrowDriver, error) {
 	d := &kinrowDriver{e: e, c: gtp.NewClient(engineWriter{e.proc}, e.proc.stdout)}
+	d.c.SetMaxAnswer(MaxAnswerBytes)
 	r, err := d.c.Do(ctx, "protocol_version")
 	if err != nil {
 		if errors.Is(err, gtp.ErrMalformedResponse) {
@@ -85,6 +97,22 @@ func (d *kinrowDriver) newGame(ctx context.Context, s referee.Setup) error {
 		}
 	}
 	d.rules, d.pos, d.moveTime = s.Rules, engine.NewPosition(s.Rules), 0
+	// The move time (under a per-move limit) and the engine's side before
+	// the first move, so it can prepare under this call's bound rather than a
+	// move's clock (the Java bridge calls a course player's initPlayer then).
+	// Refusals are ignored: the engine may not know these commands.
+	if !s.Clock.Timed() && s.Clock.MoveTime > 0 {
+		ms := engineTime(s.Clock.MoveTime, 0).Milliseconds()
+		if _, err := d.c.Do(ctx, "kinrow-movetime", strconv.FormatInt(ms, 10)); err != nil {
+			return err
+		}
+		d.moveTime = ms
+	}
+	if r, err := d.c.Do(ctx, "kinrow-side", s.Color.String()); err != nil {
+		return err
+	} else if !r.OK {
+		d.e.log.Debug("engine refused kinrow-side", "answer", r.Text)
+	}
 	for _, m := range s.Moves {
 		if err := d.playMove(ctx, m); err != nil {
 			return err
@@ -109,8 +137,19 @@ func (d *kinrowDriver) play(ctx context.Context, m engine.Move) error {
 	if d.pos == nil {
 		return errors.New("no game: a move before NewGame")
 	}
+	if d.stray != nil {
+		return nil // it forfeits when next asked for a move
+	}
 	d.e.resume()
-	return d.playMove(ctx, m)
+	err := d.playMove(ctx, m)
+	if errors.Is(err, gtp.ErrUnexpectedAnswer) {
+		// A stray extra answer is the engine's protocol error, told as
+		// such when it is next asked to move, not a failure to follow the
+		// game.
+		d.stray = err
+		return nil
+	}
+	return err
 }
 
 func (d *kinrowDriver) undo(ctx context.Context) error {
@@ -126,12 +165,17 @@ func (d *kinrowDriver) undo(ctx context.Context) error {
 	return nil
 }
 
-// engineMoveTime is the time an engine is told it has for a move (Gomocup's
-// timeout_turn and time_left, kinrow-movetime): the move's time less a
-// tenth, at most 200 ms less, kept back for the pipes, the signals and the
-// engine's own bookkeeping; the referee's grace comes on top.
-func engineMoveTime(budget time.Duration) time.Duration {
-	margin := min(budget/10, 200*time.Millisecond)
+// engineTime is the time an engine is told it has (Gomocup's timeout_turn
+// and time_left, kinrow-movetime): the time less a margin kept back for the
+// pipes, the signals and the engine's own bookkeeping — a tenth, at most
+// 200 ms — of which the tolerance the engine gets past its deadline covers
+// a part or all. A Gomocup engine with the default tolerance of a second is
+// told its whole time, as Gomocup's managers tell timeout_turn and accept
+// an answer until timeout_turn plus their tolerance; a kinrow-protocol
+// engine (no tolerance) is told the time less the margin, and the
+// referee's grace comes on top.
+func engineTime(budget, tolerance time.Duration) time.Duration {
+	margin := max(min(budget/10, 200*time.Millisecond)-tolerance, 0)
 	return max(budget-margin, time.Millisecond)
 }
 
@@ -139,8 +183,11 @@ func (d *kinrowDriver) genMove(ctx context.Context, req referee.MoveRequest) (st
 	if d.pos == nil {
 		return "", errors.New("no game: genmove before NewGame")
 	}
+	if d.stray != nil {
+		return "", fmt.Errorf("engine wrote an answer nobody asked for: %w", d.stray)
+	}
 	d.e.resume()
-	if ms := engineMoveTime(req.MoveTime).Milliseconds(); ms != d.moveTime {
+	if ms := engineTime(req.MoveTime, 0).Milliseconds(); ms != d.moveTime {
 		r, err := d.c.Do(ctx, "kinrow-movetime", strconv.FormatInt(ms, 10))
 		if err != nil {
 			return "", err
@@ -155,12 +202,16 @@ func (d *kinrowDriver) genMove(ctx context.Context, req referee.MoveRequest) (st
 		return "", err
 	}
 	text = strings.TrimSpace(text)
+	if len(text) > MaxMoveAnswer || strings.ContainsAny(text, "\r\n") {
+		return "", fmt.Errorf("engine answered %d bytes on %d lines to genmove: not a move (at most one line of %d bytes)",
+			len(text), strings.Count(text, "\n")+1, MaxMoveAnswer)
+	}
 	if strings.EqualFold(text, "resign") {
 		return text, nil
 	}
 	if m, perr := d.rules.ParseMove(text); perr == nil && d.pos.Check(m) == nil {
 		d.pos.Play(m)
-		d.e.suspend()
+		d.e.suspendIdle()
 	}
 	return text, nil
 }

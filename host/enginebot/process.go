@@ -2,11 +2,13 @@ package enginebot
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -29,6 +31,7 @@ type process struct {
 	waitErr   error
 	closed    bool
 	suspended bool
+	gen       uint64 // bumped by every suspend and resume: cancels a pending suspendIdle
 }
 
 // startProcess starts argv in dir as the leader of a new process group,
@@ -144,6 +147,7 @@ func (p *process) signal(sig syscall.Signal) error {
 func (p *process) suspend() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.gen++
 	if p.suspended || p.closed {
 		return nil
 	}
@@ -151,15 +155,90 @@ func (p *process) suspend() error {
 	return p.signal(syscall.SIGSTOP)
 }
 
-// resume continues the group (SIGCONT) if suspend stopped it.
+// resume continues the group (SIGCONT) if suspend stopped it, and cancels
+// a pending suspendIdle.
 func (p *process) resume() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.gen++
 	if !p.suspended {
 		return nil
 	}
 	p.suspended = false
 	return p.signal(syscall.SIGCONT)
+}
+
+// idleWait bounds how long suspendIdle waits for the engine to go idle.
+const idleWait = 100 * time.Millisecond
+
+// suspendIdle stops the group like suspend, but only once every thread of
+// the engine's process sleeps (two looks at /proc a millisecond apart), or
+// idleWait later whatever it does; it does not block, and a resume or
+// suspend before then cancels it. An engine that has written its answer
+// may still have work to finish: Rapfi's search thread writes its move and
+// only then marks the search over, and its command loop drops a command
+// read before that, so a process stopped in between and continued with
+// the next TURN reads "TURN" while still "thinking", drops it and answers
+// the coordinates with "ERROR Unknown command: 9,4". Failures to signal go
+// to fail.
+func (p *process) suspendIdle(fail func(error)) {
+	p.mu.Lock()
+	if p.suspended || p.closed {
+		p.mu.Unlock()
+		return
+	}
+	p.gen++
+	gen := p.gen
+	p.mu.Unlock()
+	go func() {
+		p.settle(idleWait)
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.gen != gen || p.suspended || p.closed {
+			return
+		}
+		p.suspended = true
+		if err := p.signal(syscall.SIGSTOP); err != nil {
+			fail(err)
+		}
+	}()
+}
+
+// settle waits until every thread of the engine's process sleeps (two
+// looks at /proc a millisecond apart), at most d.
+func (p *process) settle(d time.Duration) {
+	deadline := time.Now().Add(d)
+	for calm := 0; calm < 2 && time.Now().Before(deadline); {
+		if threadsIdle(p.pid) {
+			calm++
+		} else {
+			calm = 0
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// threadsIdle reports whether no thread of process pid is running or
+// runnable (state R in /proc/PID/task/TID/stat); true when it cannot tell
+// (no /proc, the process gone).
+func threadsIdle(pid int) bool {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return true
+	}
+	for _, t := range tasks {
+		b, err := os.ReadFile(dir + "/" + t.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// The state follows the command name in parentheses, which may
+		// itself hold spaces and parentheses.
+		if i := bytes.LastIndexByte(b, ')'); i >= 0 && i+2 < len(b) && b[i+2] == 'R' {
+			return false
+		}
+	}
+	return true
 }
 
 // waitExit waits up to d for the process to exit; reports whether it did.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,6 +48,9 @@ type Server struct {
 	sides [2]side
 	cmds  map[string]handler
 	quit  bool
+	// gtpColours is set when the last colour the controller named was
+	// spelled as GTP's (b, w, black, white): final_score answers in them.
+	gtpColours bool
 }
 
 type handler struct {
@@ -144,14 +148,16 @@ func (s *Server) Close() {
 	s.cfg.Loader.Close()
 }
 
-// drop stops side c's running bot, keeping what was asked for.
+// drop stops side c's running bot, keeping what was asked for. The bot is
+// detached first, so no notification is still being delivered to it when it
+// is closed.
 func (s *Server) drop(c engine.Color) {
 	if p := s.sides[c].player; p != nil {
-		p.Close()
-		s.sides[c].player = nil
 		if s.game.Player(c) == p {
 			_ = s.game.Attach(context.Background(), c, nil)
 		}
+		p.Close()
+		s.sides[c].player = nil
 	}
 }
 
@@ -212,8 +218,13 @@ func (s *Server) cmdRules(ctx context.Context, a []string) (string, error) {
 	return "", s.restart(ctx, r)
 }
 
-// restart clears the board under rules; bots that refuse the game are
-// dropped (the controller is told) and the default bot takes their side.
+// restart clears the board under rules. A bot that does not take the new
+// game is never replaced by another bot: a bot loaded by name is started
+// afresh (a new process of the same bot), and if that one refuses too the
+// command fails naming the bot and why; the side keeps that bot, so genmove
+// tries it again and fails the same way until kinrow-load or kinrow-unload.
+// The default bot of a side with none loaded is stopped, to be chosen again
+// for the new rules when needed. The new game is set either way.
 func (s *Server) restart(ctx context.Context, r engine.Rules) error {
 	for c := range s.sides {
 		if p := s.sides[c].player; p != nil {
@@ -223,16 +234,49 @@ func (s *Server) restart(ctx context.Context, r engine.Rules) error {
 		}
 	}
 	err := s.game.Restart(ctx, r)
-	if err != nil {
-		for c := range s.sides {
-			if s.sides[c].player != nil && s.game.Player(engine.Color(c)) == nil {
-				s.sides[c].player.Close()
-				s.sides[c] = side{}
-			}
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return err
+	}
+	var refusals [2]error
+	for _, e := range unjoin(err) {
+		var refusal *referee.RefusalError
+		if errors.As(e, &refusal) {
+			refusals[refusal.Color] = refusal
 		}
-		s.cfg.Logger.Warn("bots unloaded: they do not play the new rules", "error", err)
+	}
+	var failures []string
+	for c := range s.sides {
+		color := engine.Color(c)
+		sd := &s.sides[c]
+		if sd.player == nil || s.game.Player(color) != nil {
+			continue
+		}
+		sd.player.Close()
+		sd.player = nil
+		if sd.name == "" {
+			s.cfg.Logger.Info("default bot stopped: it did not take the new game", "side", color.String(), "error", refusals[c])
+			continue
+		}
+		s.cfg.Logger.Warn("bot refused the new game; starting it afresh", "side", color.String(), "error", refusals[c])
+		if _, serr := s.start(ctx, color, sd.name, sd.opts); serr != nil {
+			failures = append(failures, fmt.Sprintf("%v; a fresh %s refused it too: %v", refusals[c], sd.name, serr))
+		}
+	}
+	if len(failures) > 0 {
+		return errors.New(strings.Join(failures, "; ") + " (the new game is set; kinrow-load another bot or kinrow-unload the side)")
 	}
 	return nil
+}
+
+// unjoin returns the errors joined in err (err alone if it joins none).
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
 
 func (s *Server) cmdBoardsize(ctx context.Context, a []string) (string, error) {
@@ -241,16 +285,19 @@ func (s *Server) cmdBoardsize(ctx context.Context, a []string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%w: boardsize takes a whole number, got %q", errSyntax, a[0])
 	}
-	r, err := engine.NewRules(engine.MNK, n, n, cur.K)
+	r, err := engine.NewRules(cur.Kind, n, n, cur.K)
 	if err != nil {
 		return "", fmt.Errorf("unacceptable size: %w", err)
 	}
-	return "", s.restart(ctx, r)
+	if err := s.restart(ctx, r); err != nil {
+		return "", err
+	}
+	return r.String(), nil
 }
 
 func (s *Server) cmdKomi(_ context.Context, a []string) (string, error) {
-	if _, err := strconv.ParseFloat(a[0], 64); err != nil {
-		return "", fmt.Errorf("%w: komi takes a number, got %q", errSyntax, a[0])
+	if v, err := strconv.ParseFloat(a[0], 64); err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return "", fmt.Errorf("%w: komi takes a finite number, got %q", errSyntax, a[0])
 	}
 	return "", nil
 }
@@ -259,8 +306,23 @@ func (s *Server) cmdClearBoard(ctx context.Context, _ []string) (string, error) 
 	return "", s.restart(ctx, s.game.Rules())
 }
 
+// color parses a colour argument, noting whether the controller spelled it
+// as GTP does (b, w, black, white) or as kinrow does (x, o).
+func (s *Server) color(arg string) (engine.Color, error) {
+	c, err := engine.ParseColor(arg)
+	if err == nil {
+		switch strings.ToLower(arg) {
+		case "x", "o":
+			s.gtpColours = false
+		default:
+			s.gtpColours = true
+		}
+	}
+	return c, err
+}
+
 func (s *Server) cmdPlay(ctx context.Context, a []string) (string, error) {
-	c, err := engine.ParseColor(a[0])
+	c, err := s.color(a[0])
 	if err != nil {
 		return "", fmt.Errorf("%w: %w", errSyntax, err)
 	}
@@ -276,11 +338,15 @@ func (s *Server) cmdPlay(ctx context.Context, a []string) (string, error) {
 }
 
 func (s *Server) cmdGenmove(ctx context.Context, a []string) (string, error) {
-	c, err := engine.ParseColor(a[0])
+	c, err := s.color(a[0])
 	if err != nil {
 		return "", fmt.Errorf("%w: %w", errSyntax, err)
 	}
 	if s.game.Over() {
+		// A GTP engine signals the end of a game it lost by resigning.
+		if loser, ok := s.loser(); ok && loser == c {
+			return "resign", nil
+		}
 		return "", fmt.Errorf("%w: the game is over (%s)", referee.ErrIllegalMove, s.game.Record().Summary())
 	}
 	if c != s.game.Position().ToMove() {
@@ -300,6 +366,17 @@ func (s *Server) cmdGenmove(ctx context.Context, a []string) (string, error) {
 		return "resign", nil
 	}
 	return s.game.Rules().FormatMove(out.Move), nil
+}
+
+// loser is the side that lost the finished game, if one did.
+func (s *Server) loser() (engine.Color, bool) {
+	switch s.game.Record().Result {
+	case "X+":
+		return engine.O, true
+	case "O+":
+		return engine.X, true
+	}
+	return engine.X, false
 }
 
 // ensure makes sure side c has a running bot: the one loaded for it
@@ -355,7 +432,7 @@ func (s *Server) start(ctx context.Context, c engine.Color, name string, opts ma
 }
 
 func (s *Server) cmdLoad(ctx context.Context, a []string) (string, error) {
-	c, err := engine.ParseColor(a[0])
+	c, err := s.color(a[0])
 	if err != nil {
 		return "", fmt.Errorf("%w: %w", errSyntax, err)
 	}
@@ -375,7 +452,7 @@ func (s *Server) cmdLoad(ctx context.Context, a []string) (string, error) {
 }
 
 func (s *Server) cmdUnload(_ context.Context, a []string) (string, error) {
-	c, err := engine.ParseColor(a[0])
+	c, err := s.color(a[0])
 	if err != nil {
 		return "", fmt.Errorf("%w: %w", errSyntax, err)
 	}
@@ -386,7 +463,7 @@ func (s *Server) cmdUnload(_ context.Context, a []string) (string, error) {
 
 func (s *Server) cmdUndo(ctx context.Context, _ []string) (string, error) {
 	if err := s.game.Undo(ctx); err != nil {
-		return "", fmt.Errorf("cannot undo: %w", err)
+		return "", err
 	}
 	return "", nil
 }
@@ -404,16 +481,38 @@ func (s *Server) cmdFinalScore(context.Context, []string) (string, error) {
 	if !s.game.Over() {
 		return "", errors.New("cannot score: the game is still open")
 	}
-	return s.game.Record().Result, nil
+	res := s.game.Record().Result
+	if s.gtpColours { // x is black, o is white
+		switch res {
+		case "X+":
+			return "B+", nil
+		case "O+":
+			return "W+", nil
+		}
+	}
+	return res, nil
 }
 
-// seconds parses a GTP time in seconds (a whole or decimal number >= 0).
+// maxSeconds is the longest time a clock takes, in seconds.
+const maxSeconds = int64(referee.MaxTime / time.Second)
+
+// seconds parses a GTP time in seconds: a whole or decimal number from 0 to
+// maxSeconds (not NaN, not infinite).
 func seconds(what, s string) (time.Duration, error) {
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || v < 0 || v > 1e7 {
-		return 0, fmt.Errorf("%w: %s must be a number of seconds >= 0, got %q", errSyntax, what, s)
+	if err != nil || math.IsNaN(v) || v < 0 || v > float64(maxSeconds) {
+		return 0, fmt.Errorf("%w: %s must be a number of seconds from 0 to %d, got %q", errSyntax, what, maxSeconds, s)
 	}
 	return time.Duration(v * float64(time.Second)), nil
+}
+
+// stones parses a GTP stone count: a whole number from 0 to referee.MaxStones.
+func stones(what, s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n > referee.MaxStones {
+		return 0, fmt.Errorf("%w: %s must be a whole number from 0 to %d, got %q", errSyntax, what, referee.MaxStones, s)
+	}
+	return n, nil
 }
 
 func (s *Server) cmdTimeSettings(_ context.Context, a []string) (string, error) {
@@ -425,18 +524,17 @@ func (s *Server) cmdTimeSettings(_ context.Context, a []string) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	stones, err := strconv.Atoi(a[2])
-	if err != nil || stones < 0 {
-		return "", fmt.Errorf("%w: byo-yomi stones must be a whole number >= 0, got %q", errSyntax, a[2])
+	n, err := stones("byo-yomi stones", a[2])
+	if err != nil {
+		return "", err
 	}
 	clock := s.game.Clock()
-	clock.Main, clock.Byo, clock.Stones = main, byo, stones
-	s.game.SetClock(clock)
-	return "", nil
+	clock.Main, clock.Byo, clock.Stones = main, byo, n
+	return "", s.game.SetClock(clock)
 }
 
 func (s *Server) cmdTimeLeft(_ context.Context, a []string) (string, error) {
-	c, err := engine.ParseColor(a[0])
+	c, err := s.color(a[0])
 	if err != nil {
 		return "", fmt.Errorf("%w: %w", errSyntax, err)
 	}
@@ -444,12 +542,11 @@ func (s *Server) cmdTimeLeft(_ context.Context, a []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	stones, err := strconv.Atoi(a[2])
-	if err != nil || stones < 0 {
-		return "", fmt.Errorf("%w: stones must be a whole number >= 0, got %q", errSyntax, a[2])
+	n, err := stones("stones", a[2])
+	if err != nil {
+		return "", err
 	}
-	s.game.SetTimeLeft(c, left, stones)
-	return "", nil
+	return "", s.game.SetTimeLeft(c, left, n)
 }
 
 func (s *Server) cmdMovetime(_ context.Context, a []string) (string, error) {
@@ -459,8 +556,7 @@ func (s *Server) cmdMovetime(_ context.Context, a []string) (string, error) {
 	}
 	clock := s.game.Clock()
 	clock.MoveTime = time.Duration(ms) * time.Millisecond
-	s.game.SetClock(clock)
-	return "", nil
+	return "", s.game.SetClock(clock)
 }
 
 func (s *Server) cmdBots(context.Context, []string) (string, error) {

@@ -3,11 +3,13 @@ package gtpfront
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,21 +20,50 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden transcripts in testdata/")
 
 // fakeBot plays the first (or last) legal move; it stands in for a plugin.
+// Its kind (the name it was loaded under) makes it misbehave: "refuser"
+// takes one game per process, "mnkless" refuses every m,n,k game, "broken"
+// answers an error to genmove.
 type fakeBot struct {
-	name   string
-	last   bool
+	name, kind string
+	last       bool
+
+	mu     sync.Mutex
 	pos    *engine.Position
+	games  int
 	killed bool
 }
 
 func (f *fakeBot) Name() string { return f.name }
 func (f *fakeBot) NewGame(_ context.Context, s referee.Setup) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.games++
+	switch {
+	case f.kind == "refuser" && f.games > 1:
+		return fmt.Errorf("refuser takes one game per process, this is game %d", f.games)
+	case f.kind == "mnkless" && s.Rules.Kind == engine.MNK:
+		return errors.New("mnkless plays no m,n,k game")
+	}
 	f.pos = engine.NewPosition(s.Rules)
 	return f.pos.PlayMoveList(s.Moves)
 }
-func (f *fakeBot) Play(_ context.Context, m engine.Move) error { return f.pos.Apply(m) }
-func (f *fakeBot) Undo(context.Context) error                  { f.pos.Undo(); return nil }
+func (f *fakeBot) Play(_ context.Context, m engine.Move) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.pos.Apply(m)
+}
+func (f *fakeBot) Undo(context.Context) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pos.Undo()
+	return nil
+}
 func (f *fakeBot) GenMove(context.Context, referee.MoveRequest) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.kind == "broken" {
+		return "", errors.New("broken: no move today")
+	}
 	legal := f.pos.LegalMoves(nil)
 	m := legal[0]
 	if f.last {
@@ -41,26 +72,53 @@ func (f *fakeBot) GenMove(context.Context, referee.MoveRequest) (string, error) 
 	f.pos.Play(m)
 	return f.pos.Rules().FormatMove(m), nil
 }
-func (f *fakeBot) Exit() (bool, string) { return f.killed, "killed" }
-func (f *fakeBot) Kill()                { f.killed = true }
-func (f *fakeBot) Close()               { f.Kill() }
+func (f *fakeBot) Exit() (bool, string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.killed, "killed"
+}
+func (f *fakeBot) Kill() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.killed = true
+}
+func (f *fakeBot) Close() { f.Kill() }
 
-type fakeLoader struct{ started []*fakeBot }
+// fakeLoader loads fakeBots; Names lists only the two well-behaved ones.
+type fakeLoader struct {
+	mu      sync.Mutex
+	started []*fakeBot
+}
 
 func (l *fakeLoader) Names() []string { return []string{"first", "last"} }
 func (l *fakeLoader) Load(_ context.Context, name, display string, opts map[string]string) (referee.Player, error) {
-	if name != "first" && name != "last" {
+	switch name {
+	case "first", "last", "refuser", "mnkless", "broken":
+	default:
 		return nil, fmt.Errorf("unknown bot %q: bots found: first, last", name)
 	}
 	for k := range opts {
 		return nil, fmt.Errorf("unknown option %s: accepted are none", k)
 	}
-	b := &fakeBot{name: display, last: name == "last"}
+	b := &fakeBot{name: display, kind: name, last: name == "last"}
+	l.mu.Lock()
 	l.started = append(l.started, b)
+	l.mu.Unlock()
 	return b, nil
 }
 func (l *fakeLoader) Default(context.Context, engine.Rules) (string, error) { return "first", nil }
 func (l *fakeLoader) Close()                                                {}
+
+// kinds lists the kinds of the bots started so far.
+func (l *fakeLoader) kinds() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var k []string
+	for _, b := range l.started {
+		k = append(k, b.kind)
+	}
+	return k
+}
 
 func TestGoldenTranscripts(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "*.gtp"))
@@ -96,7 +154,7 @@ func TestGoldenTranscripts(t *testing.T) {
 				t.Errorf("transcript %s differs:\n--- got\n%s\n--- want\n%s", in, got, want)
 			}
 			for _, b := range loader.started {
-				if !b.killed {
+				if dead, _ := b.Exit(); !dead {
 					t.Errorf("bot %s still running after the session", b.name)
 				}
 			}

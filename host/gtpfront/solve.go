@@ -83,6 +83,7 @@ func (s *Server) cmdSolve(ctx context.Context, a []string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("%s (%s) cannot solve positions", c, p.Name())
 	}
+	s.game.Settle(ctx) // the bot's calls stay sequential: its notifications first
 	moves := s.game.Position().Moves(nil)
 	texts := make([]string, len(moves))
 	for i, m := range moves {

@@ -6,6 +6,7 @@
 //	rules    = ["gomoku", "mnk:20x20x5"]   # the games it plays; required
 //	suspend  = true                        # SIGSTOP while the opponent thinks
 //	strength = 50                          # for the choice of a default bot
+//	tolerance = "1s"                       # gomocup: accepted past timeout_turn
 //	[options]                              # passed to the engine
 //	max_memory = 350000000
 //
@@ -19,6 +20,9 @@
 // mnk:RxCx5 with sides from 5. Its options are sent as INFO key value
 // lines; the host sets timeout_turn, timeout_match, time_left and rule
 // itself, so those are refused as options. suspend defaults to true.
+// tolerance, a duration from "0s" to "1m" (gomocup only), is how long past
+// a move's time its answer is still accepted, as Gomocup's managers add a
+// tolerance to timeout_turn; unset, the host's default (a second) applies.
 //
 // protocol "kinrow" is the host's own text protocol (docs/PROTOCOL.md); its
 // options are sent as kinrow-option KEY VALUE commands, so a value may not

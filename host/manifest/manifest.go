@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 
@@ -29,7 +30,10 @@ const (
 )
 
 // Keys lists the top-level keys a manifest may have.
-var keys = []string{"command", "protocol", "rules", "options", "suspend", "strength"}
+var keys = []string{"command", "protocol", "rules", "options", "suspend", "strength", "tolerance"}
+
+// MaxTolerance bounds a Gomocup engine's tolerance.
+const MaxTolerance = time.Minute
 
 // ReservedGomocupInfo are INFO keys the host sets itself for a Gomocup
 // engine; a manifest may not set them as options.
@@ -58,6 +62,11 @@ type Manifest struct {
 	Suspend bool
 	// Strength ranks the engine among the bots for the default choice.
 	Strength int
+	// Tolerance is how long past a move's time a Gomocup engine's answer is
+	// still accepted, as Gomocup's managers add a tolerance to timeout_turn;
+	// HasTolerance reports whether the manifest set it (key tolerance).
+	Tolerance    time.Duration
+	HasTolerance bool
 }
 
 // Parse reads a manifest's text. name is the bot's name and dir the
@@ -111,7 +120,35 @@ func Parse(data []byte, name, dir string) (*Manifest, error) {
 		}
 		m.Strength = int(n)
 	}
+	if v, ok := raw["tolerance"]; ok {
+		d, err := parseTolerance(v, m.Protocol)
+		if err != nil {
+			return nil, err
+		}
+		m.Tolerance, m.HasTolerance = d, true
+	}
 	return m, nil
+}
+
+// parseTolerance reads the tolerance key: a duration string such as "1s"
+// or "1500ms", from 0 to MaxTolerance, for a gomocup engine only.
+func parseTolerance(v any, p Protocol) (time.Duration, error) {
+	want := fmt.Sprintf(`want a duration from "0s" to "%s", e.g. tolerance = "1s" or "500ms"`, MaxTolerance)
+	if p != Gomocup {
+		return 0, fmt.Errorf("tolerance: only for gomocup engines (the time Gomocup managers accept past timeout_turn); a %s engine gets the host's grace", p)
+	}
+	s, ok := v.(string)
+	if !ok {
+		return 0, fmt.Errorf("tolerance: %s; got %s", want, describe(v))
+	}
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		return 0, fmt.Errorf("tolerance: %q is not a duration: %s", s, want)
+	}
+	if d < 0 || d > MaxTolerance {
+		return 0, fmt.Errorf("tolerance: %q is out of range: %s", s, want)
+	}
+	return d, nil
 }
 
 func parseCommand(v any, dir string) ([]string, error) {

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kinrow/kinrow/engine"
 )
@@ -37,6 +38,15 @@ ratio = 0.5
 fast = true
 folder = "/tmp/x y"`, Manifest{Command: []string{"/opt/r/pbrain-rapfi", "-x"}, Protocol: Gomocup, Rules: []engine.Rules{gomoku, big},
 			Options: map[string]string{"max_memory": "350000000", "game_type": "1", "ratio": "0.5", "fast": "true", "folder": "/tmp/x y"}, Strength: -3}},
+		{"a tolerance", `command = ["./b"]
+protocol = "gomocup"
+rules = ["gomoku"]
+tolerance = "1500ms"`, Manifest{Command: []string{"/d/b"}, Protocol: Gomocup, Rules: []engine.Rules{gomoku}, Options: map[string]string{}, Suspend: true,
+			Tolerance: 1500 * time.Millisecond, HasTolerance: true}},
+		{"no tolerance", `command = ["./b"]
+protocol = "gomocup"
+rules = ["gomoku"]
+tolerance = "0s"`, Manifest{Command: []string{"/d/b"}, Protocol: Gomocup, Rules: []engine.Rules{gomoku}, Options: map[string]string{}, Suspend: true, HasTolerance: true}},
 		{"a string command and rules", `command = "sub/brain"
 protocol = "gomocup"
 rules = "gomoku"`, Manifest{Command: []string{"/d/sub/brain"}, Protocol: Gomocup, Rules: []engine.Rules{gomoku}, Options: map[string]string{}, Suspend: true}},
@@ -74,7 +84,12 @@ func TestParseBad(t *testing.T) {
 		{`command = ["./b"]` + "\nprotocol = \"kinrow\"\nrules = [\"mnk:0x4x4\"]", "rows 0 out of range"},
 		{ok + "suspend = \"yes\"", "suspend: want true or false, got the string \"yes\""},
 		{ok + "strength = 1.5", "strength: want a whole number"},
-		{ok + "comand = [\"x\"]", `unknown key "comand": accepted are command, protocol, rules, options, suspend, strength`},
+		{ok + "comand = [\"x\"]", `unknown key "comand": accepted are command, protocol, rules, options, suspend, strength, tolerance`},
+		{ok + "tolerance = 1000", `tolerance: want a duration from "0s" to "1m0s", e.g. tolerance = "1s" or "500ms"; got the number 1000`},
+		{ok + "tolerance = \"1 s\"", `tolerance: "1 s" is not a duration: want a duration from "0s"`},
+		{ok + "tolerance = \"-1s\"", `tolerance: "-1s" is out of range`},
+		{ok + "tolerance = \"2m\"", `tolerance: "2m" is out of range`},
+		{"command = [\"./b\"]\nprotocol = \"kinrow\"\nrules = [\"connect4\"]\ntolerance = \"1s\"", "tolerance: only for gomocup engines"},
 		{ok + "options = 3", "options: want a table of KEY = VALUE"},
 		{ok + "[options]\nhash = [1, 2]", "options: hash: want a string, a number or a boolean; got an array"},
 		{ok + "[options]\nsub = {a = 1}", "options: sub: want a string, a number or a boolean; got a table"},

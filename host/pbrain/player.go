@@ -79,7 +79,7 @@ func (p *player) GenMove(ctx context.Context, req referee.MoveRequest) (string, 
 		return p.Player.GenMove(ctx, req)
 	}
 	move, err := p.api.GenMove(ctx, botapi.GenMoveRequest{
-		Deadline: req.Deadline, MoveTime: req.MoveTime, XLeft: req.Left[0], OLeft: req.Left[1], Play: true,
+		Deadline: req.Deadline, Budget: req.MoveTime, XLeft: req.Left[0], OLeft: req.Left[1], Play: true,
 	}, p.report)
 	switch {
 	case err == nil:

@@ -32,7 +32,7 @@ type Bot struct {
 	opts   map[string]string
 	log    hclog.Logger
 	client *plugin.Client
-	runner *groupRunner
+	runner *groupRunner // set by go-plugin's goroutine: read it through proc
 	api    botapi.Bot
 	info   botapi.Info
 	kill   sync.Once
@@ -64,6 +64,7 @@ func start(ctx context.Context, name, display, path string, opts map[string]stri
 		StartTimeout:     cfg.StartTimeout,
 		Logger:           log,
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: cfg.SocketDir},
+		GRPCDialOptions:  botapi.DialOptions(), // size caps on every answer
 		RunnerFunc: func(l hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
 			bin := exec.Command(path)
 			bin.Env = cmd.Env // go-plugin's handshake variables and the socket dir
@@ -71,7 +72,9 @@ func start(ctx context.Context, name, display, path string, opts map[string]stri
 			if err != nil {
 				return nil, err
 			}
+			b.mu.Lock()
 			b.runner = r
+			b.mu.Unlock()
 			return r, nil
 		},
 	})
@@ -149,10 +152,17 @@ func startError(name string, timeout time.Duration, err error) error {
 }
 
 func (b *Bot) pid() int {
-	if b.runner == nil {
-		return 0
+	if r := b.proc(); r != nil {
+		return r.PID()
 	}
-	return b.runner.PID()
+	return 0
+}
+
+// proc returns the bot's process runner, nil before go-plugin made it.
+func (b *Bot) proc() *groupRunner {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.runner
 }
 
 // Name is the bot's display name.
@@ -192,6 +202,7 @@ func (b *Bot) NewGame(ctx context.Context, s referee.Setup) error {
 		Moves:   moves,
 		Time: botapi.TimeControl{
 			MoveTime: s.Clock.MoveTime, Main: s.Clock.Main, Byo: s.Clock.Byo, ByoStones: s.Clock.Stones,
+			Increment: s.Clock.Increment,
 		},
 	})
 	return b.wrap(err)
@@ -208,7 +219,7 @@ func (b *Bot) Undo(ctx context.Context) error { return b.wrap(b.api.Undo(ctx)) }
 // GenMove asks the bot for a move, logging the progress it streams.
 func (b *Bot) GenMove(ctx context.Context, req referee.MoveRequest) (string, error) {
 	move, err := b.api.GenMove(ctx, botapi.GenMoveRequest{
-		Deadline: req.Deadline, MoveTime: req.MoveTime, XLeft: req.Left[0], OLeft: req.Left[1], Play: true,
+		Deadline: req.Deadline, Budget: req.MoveTime, XLeft: req.Left[0], OLeft: req.Left[1], Play: true,
 	}, func(p botapi.Progress) {
 		b.log.Debug("thinking", "depth", p.Depth, "score", p.Score, "best", p.BestMove, "nodes", p.Nodes)
 	})
@@ -227,14 +238,15 @@ func (b *Bot) Exit() (bool, string) {
 	if killed {
 		return true, "killed by the host"
 	}
-	if b.runner == nil {
+	r := b.proc()
+	if r == nil {
 		return b.client.Exited(), "the bot process exited"
 	}
 	wait := time.Duration(0)
 	if b.client.Exited() || b.lostConn() {
 		wait = exitGrace
 	}
-	how := b.runner.exitStatus(wait)
+	how := r.exitStatus(wait)
 	if how == "" {
 		return false, ""
 	}
@@ -281,8 +293,8 @@ func (b *Bot) Kill() {
 		b.mu.Lock()
 		b.killed = true
 		b.mu.Unlock()
-		if b.runner != nil { // first, so go-plugin's shutdown request fails fast
-			_ = b.runner.Kill(context.Background())
+		if r := b.proc(); r != nil { // first, so go-plugin's shutdown request fails fast
+			_ = r.Kill(context.Background())
 		}
 		done := make(chan struct{})
 		go func() {
@@ -296,8 +308,8 @@ func (b *Bot) Kill() {
 // killGroup sends SIGKILL to the bot's process group and waits, bounded,
 // for go-plugin's clean-up (done) to finish.
 func (b *Bot) killGroup(done <-chan struct{}) {
-	if b.runner != nil {
-		if err := b.runner.Kill(context.Background()); err != nil {
+	if r := b.proc(); r != nil {
+		if err := r.Kill(context.Background()); err != nil {
 			b.log.Warn("kill", "error", err)
 		}
 	}

@@ -2,11 +2,14 @@ package pluginbot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -23,8 +26,25 @@ import (
 type LoaderConfig struct {
 	Finder       botpath.Finder
 	StartTimeout time.Duration // default DefaultStartTimeout
-	Logger       hclog.Logger  // default: a null logger
+	// ProbeTimeout bounds how long Default waits for the descriptions of
+	// the bots it has not asked yet (default DefaultProbeTimeout). A bot
+	// that has not completed its handshake and Info by then is passed over
+	// for that choice; its probe goes on in the background, up to
+	// StartTimeout, and its result is cached for the next.
+	ProbeTimeout time.Duration
+	// GomocupTolerance, when not nil, is the time Gomocup engines may take
+	// beyond timeout_turn, over their manifests' tolerance key.
+	GomocupTolerance *time.Duration
+	Logger           hclog.Logger // default: a null logger
 }
+
+// DefaultProbeTimeout is how long choosing the default bot waits for the
+// bots' descriptions: a healthy bot starts and describes itself in tens of
+// milliseconds.
+const DefaultProbeTimeout = time.Second
+
+// maxProbes bounds the bots started at once to ask their Info.
+const maxProbes = 8
 
 // Loader finds, starts and keeps track of bot processes: plugins and
 // external engines described by manifests (host/enginebot); Close kills
@@ -32,34 +52,67 @@ type LoaderConfig struct {
 type Loader struct {
 	cfg       LoaderConfig
 	socketDir string
+	ctx       context.Context // ends at Close: background probes stop
+	cancel    context.CancelFunc
+	probing   sync.WaitGroup
+	probeSem  chan struct{}
 
-	mu    sync.Mutex
-	live  map[closer]struct{}
-	infos map[string]probe // by path
+	mu     sync.Mutex
+	live   map[closer]struct{}
+	probes map[probeKey]*probe
 }
 
 // closer is a running bot or engine.
 type closer interface{ Close() }
 
-type probe struct {
+// probeKey identifies one executable: a bot's Info is asked once per path,
+// size and modification time.
+type probeKey struct {
+	path string
+	size int64
 	mod  time.Time
-	info botapi.Info
-	err  error
 }
 
-// NewLoader creates the loader and its private socket directory.
+// probe is one asking of a bot's Info; done is closed once info and err
+// are set.
+type probe struct {
+	done chan struct{}
+	info botapi.Info
+	err  error
+	// slow is set (under Loader.mu) once Default passed the bot over for
+	// not answering within the probe timeout: later choices do not wait
+	// for it again while it is still starting.
+	slow bool
+}
+
+// NewLoader creates the loader and its private socket directory,
+// kinrow-bots-PID-* in the temporary directory, after removing the ones
+// whose owner process is gone (a host killed by SIGKILL cannot remove its
+// own).
 func NewLoader(cfg LoaderConfig) (*Loader, error) {
 	if cfg.StartTimeout <= 0 {
 		cfg.StartTimeout = DefaultStartTimeout
 	}
+	if cfg.ProbeTimeout <= 0 {
+		cfg.ProbeTimeout = DefaultProbeTimeout
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = hclog.NewNullLogger()
+	}
+	for _, parent := range socketParents() {
+		for _, d := range removeStaleSocketDirs(parent) {
+			cfg.Logger.Info("removed the socket directory of a host that is gone", "dir", d)
+		}
 	}
 	dir, err := socketDir()
 	if err != nil {
 		return nil, fmt.Errorf("create the bots' socket directory: %w", err)
 	}
-	return &Loader{cfg: cfg, socketDir: dir, live: map[closer]struct{}{}, infos: map[string]probe{}}, nil
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Loader{
+		cfg: cfg, socketDir: dir, ctx: ctx, cancel: cancel, probeSem: make(chan struct{}, maxProbes),
+		live: map[closer]struct{}{}, probes: map[probeKey]*probe{},
+	}, nil
 }
 
 // SocketDir is the directory holding the bots' unix sockets.
@@ -107,6 +160,7 @@ func (l *Loader) startEngine(ctx context.Context, e botpath.Entry, display strin
 	var eng *enginebot.Engine
 	eng, err = enginebot.Start(ctx, enginebot.Config{
 		Manifest: m, Display: display, Options: opts, Logger: l.cfg.Logger, StartTimeout: l.cfg.StartTimeout,
+		Tolerance: l.cfg.GomocupTolerance,
 		OnClose: func() {
 			l.mu.Lock()
 			delete(l.live, eng)
@@ -132,8 +186,12 @@ func (l *Loader) Start(ctx context.Context, name, display string, opts map[strin
 	if e.Kind != botpath.Plugin {
 		return nil, fmt.Errorf("bot %s is an external engine (%s), not a plugin bot: this needs a plugin", name, e.Path)
 	}
-	path := e.Path
-	b, err := start(ctx, name, display, path, opts, startConfig{
+	return l.startPlugin(ctx, e, display, opts)
+}
+
+// startPlugin starts plugin entry e (see Start).
+func (l *Loader) startPlugin(ctx context.Context, e botpath.Entry, display string, opts map[string]string) (*Bot, error) {
+	b, err := start(ctx, e.Name, display, e.Path, opts, startConfig{
 		StartTimeout: l.cfg.StartTimeout, SocketDir: l.socketDir, Logger: l.cfg.Logger,
 	})
 	if err != nil {
@@ -151,42 +209,81 @@ func (l *Loader) Start(ctx context.Context, name, display string, opts map[strin
 }
 
 // Info returns what bot name says of itself, starting it once to ask
-// (cached while the executable is unchanged). An engine is described from
-// its manifest (enginebot.Info), without starting it; a broken manifest
-// gives its reason.
+// (cached by the executable's path, size and modification time; a bot that
+// failed to start is remembered so too). An engine is described from its
+// manifest (enginebot.Info), without starting it; a broken manifest gives
+// its reason. Info waits for the answer up to the bot start timeout, or
+// until ctx ends.
 func (l *Loader) Info(ctx context.Context, name string) (botapi.Info, error) {
 	e, err := l.cfg.Finder.Lookup(name)
 	if err != nil {
 		return botapi.Info{}, err
 	}
+	return l.info(ctx, e)
+}
+
+// info describes entry e (see Info).
+func (l *Loader) info(ctx context.Context, e botpath.Entry) (botapi.Info, error) {
 	if e.Kind == botpath.Manifest {
 		m, err := manifest.Load(e.Path, e.Name)
 		if err != nil {
-			return botapi.Info{}, fmt.Errorf("engine %s is broken: %w", name, err)
+			return botapi.Info{}, fmt.Errorf("engine %s is broken: %w", e.Name, err)
 		}
 		return enginebot.Info(m), nil
 	}
-	path := e.Path
-	st, err := os.Stat(path)
+	p, err := l.probe(e)
 	if err != nil {
-		return botapi.Info{}, fmt.Errorf("bot %s: %w", name, err)
+		return botapi.Info{}, err
 	}
-	l.mu.Lock()
-	p, ok := l.infos[path]
-	l.mu.Unlock()
-	if ok && p.mod.Equal(st.ModTime()) {
+	select {
+	case <-p.done:
 		return p.info, p.err
+	case <-ctx.Done():
+		return botapi.Info{}, fmt.Errorf("ask bot %s to describe itself: %w", e.Name, ctx.Err())
 	}
-	b, err := l.Start(ctx, name, name, nil)
-	p = probe{mod: st.ModTime(), err: err}
-	if err == nil {
+}
+
+// probe returns the asking of plugin e's Info: the cached one for this
+// executable, or one started now in the background (at most maxProbes at
+// once, each bounded by the start timeout, all stopped by Close).
+func (l *Loader) probe(e botpath.Entry) (*probe, error) {
+	st, err := os.Stat(e.Path)
+	if err != nil {
+		return nil, fmt.Errorf("bot %s: %w", e.Name, err)
+	}
+	key := probeKey{path: e.Path, size: st.Size(), mod: st.ModTime()}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if p, ok := l.probes[key]; ok {
+		return p, nil
+	}
+	p := &probe{done: make(chan struct{})}
+	if err := l.ctx.Err(); err != nil { // closed: no new process
+		p.err = fmt.Errorf("ask bot %s to describe itself: the loader is closed: %w", e.Name, err)
+		close(p.done)
+		return p, nil
+	}
+	l.probes[key] = p
+	l.probing.Add(1) // under l.mu, so never after Close's Wait began
+	go func() {
+		defer l.probing.Done()
+		defer close(p.done)
+		select {
+		case l.probeSem <- struct{}{}:
+			defer func() { <-l.probeSem }()
+		case <-l.ctx.Done():
+			p.err = fmt.Errorf("ask bot %s to describe itself: %w", e.Name, l.ctx.Err())
+			return
+		}
+		b, err := l.startPlugin(l.ctx, e, e.Name, nil)
+		if err != nil {
+			p.err = err
+			return
+		}
 		p.info = b.Info()
 		b.Close()
-	}
-	l.mu.Lock()
-	l.infos[path] = p
-	l.mu.Unlock()
-	return p.info, p.err
+	}()
+	return p, nil
 }
 
 // Plays reports whether a bot's description admits the rules.
@@ -224,15 +321,41 @@ func (l *Loader) CheckPlays(ctx context.Context, name string, r engine.Rules) er
 }
 
 // Default names the strongest bot found that plays rules (ties: by name).
+// The bots not described yet are asked at once, in parallel, and Default
+// waits for them at most the probe timeout: a bot that has not answered by
+// then (one that never completes its handshake) is passed over, so a broken
+// executable on the bot path delays the choice by the probe timeout at most.
 func (l *Loader) Default(ctx context.Context, r engine.Rules) (string, error) {
 	type cand struct {
 		name     string
 		strength int
 	}
+	entries := l.cfg.Finder.List()
+	probes := map[string]*probe{}
+	for _, e := range entries { // start every probe before waiting on any
+		if e.Kind == botpath.Plugin {
+			if p, err := l.probe(e); err == nil {
+				probes[e.Name] = p
+			}
+		}
+	}
+	wait, cancel := context.WithTimeout(ctx, l.cfg.ProbeTimeout)
+	defer cancel()
 	var cands []cand
 	var broken []string
-	for _, e := range l.cfg.Finder.List() {
-		info, err := l.Info(ctx, e.Name)
+	for _, e := range entries {
+		var info botapi.Info
+		var err error
+		if p := probes[e.Name]; p != nil && l.passedOver(p) {
+			err = fmt.Errorf("still starting after %s; passed over", l.cfg.ProbeTimeout)
+		} else if info, err = l.info(wait, e); errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			if p != nil {
+				l.mu.Lock()
+				p.slow = true
+				l.mu.Unlock()
+			}
+			err = fmt.Errorf("did not describe itself within %s; passed over", l.cfg.ProbeTimeout)
+		}
 		if err != nil {
 			broken = append(broken, fmt.Sprintf("%s (%v)", e.Name, err))
 			continue
@@ -264,8 +387,30 @@ func (l *Loader) Default(ctx context.Context, r engine.Rules) (string, error) {
 	return cands[0].name, nil
 }
 
-// Close kills every bot still running and removes the socket directory.
+// passedOver reports whether an earlier Default passed p's bot over for
+// being slow and it is still starting.
+func (l *Loader) passedOver(p *probe) bool {
+	l.mu.Lock()
+	slow := p.slow
+	l.mu.Unlock()
+	if !slow {
+		return false
+	}
+	select {
+	case <-p.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// Close stops the probes under way, kills every bot still running and
+// removes the socket directory.
 func (l *Loader) Close() {
+	l.mu.Lock()
+	l.cancel()
+	l.mu.Unlock()
+	l.probing.Wait() // each stops within the kill timeout
 	l.mu.Lock()
 	bots := make([]closer, 0, len(l.live))
 	for b := range l.live {
@@ -287,13 +432,87 @@ func (l *Loader) Close() {
 // the names go-plugin adds below the directory (about 40 bytes).
 const maxSocketDirLen = 60
 
+// socketDirPrefix begins the name of every socket directory:
+// kinrow-bots-PID-RANDOM, where PID is the owner's process id.
+const socketDirPrefix = "kinrow-bots-"
+
 // socketDir creates the directory for the bots' unix sockets in $TMPDIR, or
-// in /tmp when $TMPDIR is too deep for a socket path.
+// in /tmp when $TMPDIR is too deep for a socket path, named after this
+// process (kinrow-bots-PID-RANDOM) so that a later host can tell whether
+// its owner is gone.
 func socketDir() (string, error) {
-	dir, err := os.MkdirTemp("", "kinrow-bots-")
+	pattern := fmt.Sprintf("%s%d-", socketDirPrefix, os.Getpid())
+	dir, err := os.MkdirTemp("", pattern)
 	if err != nil || len(dir) <= maxSocketDirLen {
 		return dir, err
 	}
 	os.Remove(dir)
-	return os.MkdirTemp("/tmp", "kinrow-bots-")
+	return os.MkdirTemp("/tmp", pattern)
+}
+
+// socketParents lists the directories a socket directory may be in.
+func socketParents() []string {
+	if tmp := os.TempDir(); tmp != "/tmp" {
+		return []string{tmp, "/tmp"}
+	}
+	return []string{"/tmp"}
+}
+
+// removeStaleSocketDirs removes, in parent, the socket directories whose
+// owner process is gone: kinrow-bots-PID-* directories of this user whose
+// PID runs no process. A live owner's directory (whoever's process that
+// PID is now), another user's, or anything else is left alone. It returns
+// the directories removed.
+func removeStaleSocketDirs(parent string) []string {
+	ents, err := os.ReadDir(parent)
+	if err != nil {
+		return nil
+	}
+	var removed []string
+	for _, ent := range ents {
+		pid, ok := socketDirOwner(ent.Name())
+		if !ok || !ent.IsDir() || pidAlive(pid) {
+			continue
+		}
+		dir := filepath.Join(parent, ent.Name())
+		st, err := os.Lstat(dir)
+		if err != nil || !st.IsDir() {
+			continue
+		}
+		if sys, ok := st.Sys().(*syscall.Stat_t); !ok || int(sys.Uid) != os.Getuid() {
+			continue
+		}
+		if os.RemoveAll(dir) == nil {
+			removed = append(removed, dir)
+		}
+	}
+	return removed
+}
+
+// socketDirOwner returns the PID in a socket directory's name,
+// kinrow-bots-PID-RANDOM.
+func socketDirOwner(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, socketDirPrefix)
+	if !ok {
+		return 0, false
+	}
+	digits, random, ok := strings.Cut(rest, "-")
+	if !ok || random == "" || digits == "" || digits[0] == '0' || len(digits) > 9 {
+		return 0, false
+	}
+	pid := 0
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		pid = pid*10 + int(c-'0')
+	}
+	return pid, pid > 0
+}
+
+// pidAlive reports whether a process with this id exists (signal 0; one of
+// another user answers EPERM, and counts as alive).
+func pidAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }

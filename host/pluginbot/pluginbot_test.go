@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -28,13 +29,29 @@ func TestMain(m *testing.M) {
 	}
 	binDir = dir
 	code := 1
-	if err := testbuild.Build(dir, "hang"); err != nil {
+	if err := testbuild.Build(dir, "hang", "clockreport", "bigmove"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	} else if err := buildBroken(dir); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 	} else {
 		code = m.Run()
 	}
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// brokenDir (under binDir) holds kinrow-bot-zzz, a bot that never
+// completes the plugin handshake (internal/testbots/sleeper), kept apart so
+// that only the tests that want it find it.
+const brokenDir = "broken"
+
+func buildBroken(dir string) error {
+	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, brokenDir, "kinrow-bot-zzz"), "./internal/testbots/sleeper")
+	cmd.Dir = testbuild.Root()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("build the sleeper as kinrow-bot-zzz: %w\n%s", err, out)
+	}
+	return nil
 }
 
 func newLoader(t testing.TB) *Loader {
@@ -258,6 +275,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 			if err := g.Undo(ctx); err != nil { // back to x to move (one more RPC, untimed)
 				b.Fatal(err)
 			}
+			g.Settle(ctx) // the undo reaches the bot in the background: keep it untimed
 		}
 		percentiles(b, ds)
 	})

@@ -1,6 +1,38 @@
 package referee
 
-import "time"
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// MaxTime is the longest duration a clock takes (move time, main time,
+// byo-yomi period, increment, time left): 10,000,000 s, about 115 days.
+// Sums of these stay far from time.Duration's limit.
+const MaxTime = 10_000_000 * time.Second
+
+// MaxStones is the most stones a byo-yomi period takes.
+const MaxStones = 1_000_000
+
+// ErrBadTime is wrapped by the errors for times and stone counts a clock
+// does not take.
+var ErrBadTime = errors.New("bad time")
+
+// checkTime refuses a duration outside 0..MaxTime.
+func checkTime(what string, d time.Duration) error {
+	if d < 0 || d > MaxTime {
+		return fmt.Errorf("%w: %s %v out of range: from 0 to %d s", ErrBadTime, what, d, MaxTime/time.Second)
+	}
+	return nil
+}
+
+// checkStones refuses a stone count outside 0..MaxStones.
+func checkStones(what string, n int) error {
+	if n < 0 || n > MaxStones {
+		return fmt.Errorf("%w: %s %d out of range: from 0 to %d", ErrBadTime, what, n, MaxStones)
+	}
+	return nil
+}
 
 // Clock is the time control of a game. With Main and Byo zero, every move
 // has MoveTime; otherwise GTP's Canadian byo-yomi applies: Main for the game,
@@ -12,6 +44,14 @@ type Clock struct {
 	Byo       time.Duration
 	Stones    int
 	Increment time.Duration
+}
+
+// Validate refuses a clock the referee cannot run: a negative duration or
+// one past MaxTime, a stone count outside 0..MaxStones.
+func (c Clock) Validate() error {
+	return errors.Join(checkTime("move time", c.MoveTime), checkTime("main time", c.Main),
+		checkTime("byo-yomi time", c.Byo), checkStones("byo-yomi stones", c.Stones),
+		checkTime("increment", c.Increment))
 }
 
 // Timed reports whether the clock runs (time_settings given), rather than a
@@ -41,9 +81,9 @@ func (s *sideClock) budget(c Clock) time.Duration {
 		if c.Byo > 0 && c.Stones > 0 {
 			return s.main + c.Byo
 		}
-		return s.main
+		return max(s.main, 0)
 	}
-	return s.byo
+	return max(s.byo, 0)
 }
 
 // spend charges a move's time to the side's clock.
@@ -63,7 +103,7 @@ func (s *sideClock) spend(c Clock, d time.Duration) {
 		}
 		s.byo, s.stonesLeft = c.Byo, c.Stones
 	}
-	s.byo -= d
+	s.byo = max(s.byo-d, 0) // an answer in the grace overran it
 	s.stonesLeft--
 	if s.stonesLeft == 0 {
 		s.byo, s.stonesLeft = c.Byo, c.Stones

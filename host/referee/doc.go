@@ -9,4 +9,12 @@
 // the game, and the reason is kept in the game record. A player that timed
 // out or crashed is killed, never waited on. A move from any source is checked
 // against the host's own position before it is played.
+//
+// Telling a player about a move never delays the side that moved: each
+// side's notifications go through a mailbox delivered in order on its own
+// goroutine, and the referee waits for them when that side is next asked to
+// move, within that move's deadline; a side that does not take them in time
+// forfeits by timeout. A cancelled caller context is returned to the caller
+// and is never a verdict. Text quoted from a bot in a verdict is capped
+// (Quote).
 package referee

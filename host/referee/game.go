@@ -36,18 +36,28 @@ type Config struct {
 
 // Game is the authoritative state of one game: the position, the record,
 // the two sides' players and clocks.
+//
+// A Game belongs to one goroutine at a time (each front end drives its own
+// from one). Telling a player about a move goes through that side's mailbox,
+// delivered on a goroutine of its own, so the side that moved gets its
+// answer at once and only a slow side waits on itself: the referee waits for
+// a side's pending notifications when that side is next asked to move,
+// within that move's own deadline.
 type Game struct {
 	cfg     Config
 	pos     *engine.Position
 	rec     *record.Record
 	players [2]Player
+	boxes   [2]*mailbox // the players' notifications, nil with no player
 	names   [2]string
-	broken  [2]error // a player whose move notification failed
 	clocks  [2]sideClock
 }
 
 // ErrIllegalMove is wrapped by errors for moves the referee refuses.
 var ErrIllegalMove = errors.New("illegal move")
+
+// ErrCannotUndo is wrapped by errors for an undo the referee refuses.
+var ErrCannotUndo = errors.New("cannot undo")
 
 // New starts an empty game under rules.
 func New(rules engine.Rules, cfg Config) *Game {
@@ -74,7 +84,6 @@ func New(rules engine.Rules, cfg Config) *Game {
 func (g *Game) reset(rules engine.Rules) {
 	g.pos = engine.NewPosition(rules)
 	g.rec = record.New(rules, record.Players{X: g.names[0], O: g.names[1]}, g.cfg.Now())
-	g.broken = [2]error{}
 	for c := range g.clocks {
 		g.clocks[c].reset(g.cfg.Clock)
 	}
@@ -86,8 +95,15 @@ func (g *Game) Position() *engine.Position { return g.pos }
 // Rules returns the rules of the game.
 func (g *Game) Rules() engine.Rules { return g.pos.Rules() }
 
-// Record returns the game record so far.
-func (g *Game) Record() *record.Record { return g.rec }
+// Record returns the game record so far. Once the game is over it first
+// settles the players' pending notifications (Settle), so a player handed
+// on to another game is not still being told about this one.
+func (g *Game) Record() *record.Record {
+	if g.Over() {
+		g.Settle(context.Background())
+	}
+	return g.rec
+}
 
 // Over reports whether the game has ended (by the rules or by a forfeit).
 func (g *Game) Over() bool { return g.rec.Result != "" }
@@ -110,7 +126,13 @@ func (g *Game) SetName(c engine.Color, name string) {
 	g.syncNames()
 }
 
+// syncNames names the players in the record of an open game. A finished
+// game's record keeps the names of the players that played it, even when
+// they are detached afterwards.
 func (g *Game) syncNames() {
+	if g.Over() {
+		return
+	}
 	names := g.names
 	for c, p := range g.players {
 		if p != nil {
@@ -120,17 +142,37 @@ func (g *Game) syncNames() {
 	g.rec.Players = record.Players{X: names[0], O: names[1]}
 }
 
-// Attach makes p the player of side c (nil detaches) and tells it the game
-// so far. The previous player of c is not killed: that is the caller's job.
-func (g *Game) Attach(ctx context.Context, c engine.Color, p Player) error {
-	g.players[c] = nil
-	g.broken[c] = nil
-	if p != nil {
-		if err := g.bounded(ctx, func(ctx context.Context) error { return p.NewGame(ctx, g.setup(c)) }); err != nil {
-			return fmt.Errorf("%s refused the game: %w", p.Name(), err)
-		}
+// detach takes side c's player out of the game: its pending notifications
+// are dropped (a later NewGame gives it the whole game) and the one being
+// delivered is cancelled. The player is not killed: that is the caller's
+// job.
+func (g *Game) detach(c engine.Color) {
+	if b := g.boxes[c]; b != nil {
+		b.stop(g.cfg.CallTimeout)
 	}
-	g.players[c] = p
+	g.players[c], g.boxes[c] = nil, nil
+}
+
+// Attach makes p the player of side c (nil detaches) and tells it the game
+// so far. The previous player of c is not killed: that is the caller's job;
+// its pending notifications are dropped first, so it can be closed (or
+// attached again) at once. A player plays one side at a time: detach it
+// from the other side first.
+// A cancelled ctx is returned as an error and leaves c without a player.
+func (g *Game) Attach(ctx context.Context, c engine.Color, p Player) error {
+	g.detach(c)
+	if p != nil {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("attach %s to %s: %w", p.Name(), c, err)
+		}
+		if err := g.bounded(ctx, func(ctx context.Context) error { return p.NewGame(ctx, g.setup(c)) }); err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("attach %s to %s: %w", p.Name(), c, ctx.Err())
+			}
+			return fmt.Errorf("%s refused the game: %w", p.Name(), quoted(err))
+		}
+		g.players[c], g.boxes[c] = p, newMailbox(p)
+	}
 	g.syncNames()
 	return nil
 }
@@ -139,39 +181,86 @@ func (g *Game) setup(c engine.Color) Setup {
 	return Setup{Rules: g.pos.Rules(), Color: c, Moves: g.pos.Moves(nil), Clock: g.cfg.Clock}
 }
 
+// RefusalError is one side's player refusing a new game (Restart).
+type RefusalError struct {
+	Color  engine.Color
+	Player Player
+	Rules  engine.Rules
+	Err    error
+}
+
+func (e *RefusalError) Error() string {
+	return fmt.Sprintf("%s (%s) refused %s: %s", e.Color, e.Player.Name(), e.Rules, quoteErr(e.Err))
+}
+
+func (e *RefusalError) Unwrap() error { return e.Err }
+
 // Restart clears the board for a new game under rules, keeping players and
-// the time control. A player that refuses the new game is detached and
-// returned in the error (joined errors, one per refusing side).
+// the time control. A player that refuses the new game is detached (not
+// killed) and returned in the error: joined *RefusalErrors, one per
+// refusing side. A cancelled ctx is an error of its own, never a refusal;
+// the players it reached no NewGame are detached.
 func (g *Game) Restart(ctx context.Context, rules engine.Rules) error {
+	// A player still taking the old game's notifications gets its own move
+	// time to finish (a frozen one is killed then, and refuses the game at
+	// once); the notifications are moot after that.
+	g.Settle(ctx)
+	for c, b := range g.boxes {
+		if b != nil {
+			b.stop(g.cfg.CallTimeout)
+			g.boxes[c] = newMailbox(g.players[c])
+		}
+	}
 	g.reset(rules)
 	var errs []error
 	for c, p := range g.players {
 		if p == nil {
 			continue
 		}
+		if err := ctx.Err(); err != nil {
+			g.detach(engine.Color(c))
+			errs = append(errs, fmt.Errorf("restart: %w", err))
+			continue
+		}
 		if err := g.bounded(ctx, func(ctx context.Context) error { return p.NewGame(ctx, g.setup(engine.Color(c))) }); err != nil {
-			g.players[c] = nil
-			errs = append(errs, fmt.Errorf("%s (%s) refused %s: %w", engine.Color(c), p.Name(), rules, err))
+			g.detach(engine.Color(c))
+			if ctx.Err() != nil {
+				errs = append(errs, fmt.Errorf("restart: %w", ctx.Err()))
+				continue
+			}
+			errs = append(errs, &RefusalError{Color: engine.Color(c), Player: p, Rules: rules, Err: err})
 		}
 	}
 	g.syncNames()
 	return errors.Join(errs...)
 }
 
-// SetClock changes the time control and resets both clocks.
-func (g *Game) SetClock(c Clock) {
+// SetClock changes the time control and resets both clocks; a MoveTime of
+// 0 keeps the current one. A clock Validate refuses is refused, the time
+// control unchanged.
+func (g *Game) SetClock(c Clock) error {
 	if c.MoveTime == 0 {
 		c.MoveTime = g.cfg.Clock.MoveTime
+	}
+	if err := c.Validate(); err != nil {
+		return err
 	}
 	g.cfg.Clock = c
 	for i := range g.clocks {
 		g.clocks[i].reset(c)
 	}
+	return nil
 }
 
-// SetTimeLeft applies GTP's time_left for side c.
-func (g *Game) SetTimeLeft(c engine.Color, left time.Duration, stones int) {
+// SetTimeLeft applies GTP's time_left for side c: the time left in the
+// period (0 to MaxTime) and the stones left in it (0 while in main time, up
+// to MaxStones). Anything else is refused, the clock unchanged.
+func (g *Game) SetTimeLeft(c engine.Color, left time.Duration, stones int) error {
+	if err := errors.Join(checkTime("time left", left), checkStones("stones", stones)); err != nil {
+		return err
+	}
 	g.clocks[c].set(left, stones)
+	return nil
 }
 
 // Budget is the time side c may use for its next move.
@@ -179,12 +268,12 @@ func (g *Game) Budget(c engine.Color) time.Duration { return g.clocks[c].budget(
 
 // Play plays move m for side c, sent by the controller. It is refused
 // (ErrIllegalMove, the position unchanged) if the game is over, c is not to
-// move, or m is not legal.
+// move, or m is not legal. The players are told in the background.
 func (g *Game) Play(ctx context.Context, c engine.Color, m engine.Move) error {
 	if err := g.check(c, m); err != nil {
 		return err
 	}
-	g.apply(ctx, m, 0, nil)
+	g.apply(m, 0, nil)
 	return nil
 }
 
@@ -201,25 +290,30 @@ func (g *Game) check(c engine.Color, m engine.Move) error {
 	return nil
 }
 
-// apply plays a checked move, records it, charges the clock, tells the
-// players (but from, which played it itself) and closes the record if the
-// game ended.
-func (g *Game) apply(ctx context.Context, m engine.Move, took time.Duration, from Player) {
+// apply plays a checked move, records it, charges the clock, posts it to
+// the players (but from, which played it itself) and closes the record if
+// the game ended.
+func (g *Game) apply(m engine.Move, took time.Duration, from Player) {
 	c := g.pos.ToMove()
+	what := fmt.Sprintf("%s's move %s", c, g.pos.Rules().FormatMove(m))
 	g.pos.Play(m)
 	g.rec.Add(g.pos.Rules(), m, c, took)
 	g.clocks[c].spend(g.cfg.Clock, took)
-	g.notify(ctx, func(ctx context.Context, p Player) error {
-		if p == from {
-			return nil
-		}
-		return p.Play(ctx, m)
-	})
+	g.post(note{what: what, call: func(ctx context.Context, p Player) error { return p.Play(ctx, m) }}, from)
 	switch res := g.pos.Result(); res {
 	case engine.XWins, engine.OWins:
 		g.rec.Finish(res, record.ReasonWin, "", "", g.cfg.Now())
 	case engine.Draw:
 		g.rec.Finish(res, record.ReasonDraw, "", "", g.cfg.Now())
+	}
+}
+
+// post queues n for every attached player but skip.
+func (g *Game) post(n note, skip Player) {
+	for c, b := range g.boxes {
+		if b != nil && g.players[c] != skip {
+			b.post(n)
+		}
 	}
 }
 
@@ -230,30 +324,51 @@ func (g *Game) bounded(ctx context.Context, call func(context.Context) error) er
 	return call(ctx)
 }
 
-// notify sends an event to every attached player, each call bounded; a
-// player that fails it is killed, marked broken and forfeits when next asked
-// to move.
-func (g *Game) notify(ctx context.Context, send func(context.Context, Player) error) {
-	for c, p := range g.players {
-		if p == nil || g.broken[c] != nil {
+// Settle waits for the players' pending notifications, each side within
+// its next move's budget (at most the call timeout) plus the grace. A side
+// that does not take them in time is killed; in an open game it forfeits
+// by timeout when next asked to move. A failed notification is kept for
+// that side's next move too. Only a cancelled ctx stops it early.
+func (g *Game) Settle(ctx context.Context) {
+	for c, b := range g.boxes {
+		if b == nil || !b.busy() {
 			continue
 		}
-		if err := g.bounded(ctx, func(ctx context.Context) error { return send(ctx, p) }); err != nil {
-			g.broken[c] = err
+		limit := min(g.Budget(engine.Color(c)), g.cfg.CallTimeout) + g.cfg.Grace
+		d, err := b.wait(ctx, limit)
+		if err != nil {
+			return
+		}
+		if d.late != "" {
+			p := g.players[c]
+			g.cfg.Logger.Warn("player did not take a notification in time; killing it",
+				"side", engine.Color(c).String(), "player", p.Name(), "notification", d.late, "limit", limit)
 			p.Kill()
-			g.cfg.Logger.Warn("player failed to follow the game", "side", engine.Color(c).String(), "player", p.Name(), "error", err)
 		}
 	}
 }
 
-// Undo takes back the last move, reopening a finished game.
+// Undo takes back the last move. A game decided by its last move (a win, or
+// a draw on a full board) is reopened: that move is taken back like any
+// other. A game ended by a forfeit, a resignation or the referee's decision
+// did not end on a move, and is refused (ErrCannotUndo): taking back a
+// stone would erase a verdict and undo a move that did not end the game.
+// The players are told in the background.
 func (g *Game) Undo(ctx context.Context) error {
-	if _, ok := g.pos.Undo(); !ok {
-		return errors.New("cannot undo: no move has been played")
+	if g.Over() && g.rec.Reason != record.ReasonWin && g.rec.Reason != record.ReasonDraw {
+		return fmt.Errorf("%w: the game ended by %s, not by a move (%s); clear_board starts a new game",
+			ErrCannotUndo, g.rec.Reason, g.rec.Summary())
 	}
+	last := g.pos.LastMove()
+	if last == engine.NoMove {
+		return fmt.Errorf("%w: no move has been played", ErrCannotUndo)
+	}
+	what := fmt.Sprintf("the undo of %s's move %s", g.pos.ToMove().Other(), g.pos.Rules().FormatMove(last))
+	g.pos.Undo()
 	g.rec.Undo(g.pos.Rules())
 	g.rec.Reopen()
-	g.notify(ctx, func(ctx context.Context, p Player) error { return p.Undo(ctx) })
+	g.syncNames()
+	g.post(note{what: what, call: func(ctx context.Context, p Player) error { return p.Undo(ctx) }}, nil)
 	return nil
 }
 
@@ -282,10 +397,15 @@ type Outcome struct {
 	Took    time.Duration  // how long the player took
 }
 
-// GenMove asks side c's player (p, or the attached player when p is nil)
-// for a move and plays it, or ends the game by forfeit or resignation. An
-// error is returned only when the request itself is wrong (game over, side
-// not to move, no player) or ctx was cancelled; a misbehaving player is an
+// GenMove asks side c's player (the attached player) for a move and plays
+// it, or ends the game by forfeit or resignation. It first waits for the
+// side's pending notifications, within the move's deadline: that wait is
+// the side's own time. It returns as soon as the move is played: the
+// opponent is told in the background.
+//
+// An error is returned only when the request itself is wrong (game over,
+// side not to move, no player) or ctx was cancelled: a cancelled ctx is
+// checked before any verdict, and is never one. A misbehaving player is an
 // Outcome, not an error.
 func (g *Game) GenMove(ctx context.Context, c engine.Color) (Outcome, error) {
 	p := g.players[c]
@@ -298,37 +418,52 @@ func (g *Game) GenMove(ctx context.Context, c engine.Color) (Outcome, error) {
 	if c != g.pos.ToMove() {
 		return Outcome{}, fmt.Errorf("%w: %s is not to move (%s is)", ErrIllegalMove, c, g.pos.ToMove())
 	}
-	who := fmt.Sprintf("%s (%s)", c, p.Name())
-	if err := g.broken[c]; err != nil {
-		return g.forfeit(c, p, record.ForfeitCrash, fmt.Sprintf("%s %v", who, err), 0), nil
+	cancelled := func() (Outcome, error) { return Outcome{}, fmt.Errorf("genmove %s: %w", c, ctx.Err()) }
+	if ctx.Err() != nil {
+		return cancelled()
 	}
+	who := fmt.Sprintf("%s (%s)", c, p.Name())
 	budget := g.Budget(c)
+	limit := fmt.Sprintf("%d ms", budget.Milliseconds())
 	start := g.cfg.Now()
 	deadline := start.Add(budget)
+	d, err := g.boxes[c].wait(ctx, deadline.Add(g.cfg.Grace).Sub(start))
+	if err != nil {
+		return cancelled()
+	}
+	if d.late != "" || d.err != nil {
+		if ctx.Err() != nil {
+			return cancelled()
+		}
+		return g.undelivered(c, p, who, limit, d, g.cfg.Now().Sub(start)), nil
+	}
 	req := MoveRequest{Color: c, Deadline: deadline, MoveTime: budget,
 		Left: [2]time.Duration{g.Budget(engine.X), g.Budget(engine.O)}}
-	callCtx, cancel := context.WithDeadline(ctx, deadline.Add(g.cfg.Grace))
+	grace := g.cfg.Grace
+	if t, ok := p.(Tolerant); ok {
+		grace = max(grace, t.Tolerance())
+	}
+	callCtx, cancel := context.WithDeadline(ctx, deadline.Add(grace))
 	text, err := p.GenMove(callCtx, req)
 	cancel()
 	took := g.cfg.Now().Sub(start)
-	limit := fmt.Sprintf("%d ms", budget.Milliseconds())
+	if ctx.Err() != nil {
+		return cancelled()
+	}
 	if err != nil {
-		if ctx.Err() != nil {
-			return Outcome{}, fmt.Errorf("genmove %s: %w", c, ctx.Err())
-		}
 		if exited, how := p.Exit(); exited {
-			return g.forfeit(c, p, record.ForfeitCrash, fmt.Sprintf("%s crashed: %s", who, how), took), nil
+			return g.forfeit(c, p, record.ForfeitCrash, fmt.Sprintf("%s crashed: %s", who, Quote(how)), took), nil
 		}
 		if errors.Is(err, ErrDisconnected) {
-			return g.forfeit(c, p, record.ForfeitCrash, fmt.Sprintf("%s %v", who, err), took), nil
+			return g.forfeit(c, p, record.ForfeitCrash, fmt.Sprintf("%s %s", who, quoteErr(err)), took), nil
 		}
-		if errors.Is(err, context.DeadlineExceeded) || took > budget+g.cfg.Grace {
+		if errors.Is(err, context.DeadlineExceeded) || took > budget+grace {
 			return g.forfeit(c, p, record.ForfeitTimeout,
 				fmt.Sprintf("%s timed out after %s (no answer; it stalled)", who, limit), took), nil
 		}
-		return g.forfeit(c, p, record.ForfeitProtocolError, fmt.Sprintf("%s answered an error: %v", who, err), took), nil
+		return g.forfeit(c, p, record.ForfeitProtocolError, fmt.Sprintf("%s answered an error: %s", who, quoteErr(err)), took), nil
 	}
-	if took > budget+g.cfg.Grace {
+	if took > budget+grace {
 		return g.forfeit(c, p, record.ForfeitTimeout,
 			fmt.Sprintf("%s timed out after %s (answered after %d ms)", who, limit, took.Milliseconds()), took), nil
 	}
@@ -339,13 +474,37 @@ func (g *Game) GenMove(ctx context.Context, c engine.Color) (Outcome, error) {
 	}
 	m, err := g.pos.Rules().ParseMove(text)
 	if err != nil {
-		return g.forfeit(c, p, record.ForfeitIllegalMove, fmt.Sprintf("%s answered an unparsable move: %v", who, err), took), nil
+		return g.forfeit(c, p, record.ForfeitIllegalMove, fmt.Sprintf("%s answered an unparsable move: %s", who, quoteErr(err)), took), nil
 	}
 	if err := g.pos.Check(m); err != nil {
-		return g.forfeit(c, p, record.ForfeitIllegalMove, fmt.Sprintf("%s answered an illegal move %s: %v", who, text, err), took), nil
+		return g.forfeit(c, p, record.ForfeitIllegalMove, fmt.Sprintf("%s answered an illegal move %s: %s", who, Quote(text), quoteErr(err)), took), nil
 	}
-	g.apply(ctx, m, took, p)
+	g.apply(m, took, p)
 	return Outcome{Move: m, Played: true, Took: took}, nil
+}
+
+// undelivered judges a side that did not take a notification: in time
+// (timeout), or at all (crash when its process is gone or the connection
+// broke, protocol error when it answered an error).
+func (g *Game) undelivered(c engine.Color, p Player, who, limit string, d delivery, took time.Duration) Outcome {
+	if d.late != "" {
+		more := ""
+		if d.pending > 0 {
+			more = fmt.Sprintf(" (%d more waiting)", d.pending)
+		}
+		return g.forfeit(c, p, record.ForfeitTimeout,
+			fmt.Sprintf("%s timed out after %s: it did not take the notification of %s%s (it stalled)", who, limit, d.late, more), took)
+	}
+	if exited, how := p.Exit(); exited {
+		return g.forfeit(c, p, record.ForfeitCrash, fmt.Sprintf("%s crashed when told %s: %s", who, d.failed, Quote(how)), took)
+	}
+	if errors.Is(d.err, ErrDisconnected) {
+		return g.forfeit(c, p, record.ForfeitCrash, fmt.Sprintf("%s disconnected when told %s: %s", who, d.failed, quoteErr(d.err)), took)
+	}
+	if errors.Is(d.err, context.DeadlineExceeded) {
+		return g.forfeit(c, p, record.ForfeitTimeout, fmt.Sprintf("%s timed out taking %s: %s", who, d.failed, quoteErr(d.err)), took)
+	}
+	return g.forfeit(c, p, record.ForfeitProtocolError, fmt.Sprintf("%s failed to take %s: %s", who, d.failed, quoteErr(d.err)), took)
 }
 
 // forfeit ends the game against side c. A player that stalled, crashed or

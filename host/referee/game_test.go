@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,39 +15,155 @@ import (
 )
 
 // fakePlayer answers GenMove from a script; it stands in for a bot process.
+// It is safe for the referee's two goroutines (the game's and a mailbox's)
+// and notes every call, so tests can check the calls never overlap.
 type fakePlayer struct {
 	name    string
 	answer  func(ctx context.Context, pos *engine.Position) (string, error)
-	pos     *engine.Position
-	exited  bool
-	killed  bool
 	playErr error
+	// block makes Play and Undo hang until their ctx is done or the player
+	// is killed, as in a frozen (SIGSTOPped) process.
+	block bool
+	// slow delays every Play.
+	slow time.Duration
+
+	mu       sync.Mutex
+	pos      *engine.Position
+	exited   bool
+	killed   bool
+	dead     chan struct{} // closed by Kill
+	calls    []string
+	inflight int
+	overlap  bool
+}
+
+func (f *fakePlayer) enter(call string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.dead == nil {
+		f.dead = make(chan struct{})
+	}
+	f.calls = append(f.calls, call)
+	f.inflight++
+	if f.inflight > 1 {
+		f.overlap = true
+	}
+}
+
+func (f *fakePlayer) leave() {
+	f.mu.Lock()
+	f.inflight--
+	f.mu.Unlock()
+}
+
+// hang blocks as a frozen process does, until ctx is done or f is killed.
+func (f *fakePlayer) hang(ctx context.Context) error {
+	f.mu.Lock()
+	dead := f.dead
+	f.mu.Unlock()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-dead:
+		return fmt.Errorf("%w: killed", ErrDisconnected)
+	}
 }
 
 func (f *fakePlayer) Name() string { return f.name }
 func (f *fakePlayer) NewGame(_ context.Context, s Setup) error {
+	f.enter("newgame")
+	defer f.leave()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.killed {
+		return fmt.Errorf("%w: killed", ErrDisconnected)
+	}
 	f.pos = engine.NewPosition(s.Rules)
 	return f.pos.PlayMoveList(s.Moves)
 }
-func (f *fakePlayer) Play(_ context.Context, m engine.Move) error {
-	if f.playErr != nil {
-		return f.playErr
+func (f *fakePlayer) Play(ctx context.Context, m engine.Move) error {
+	f.enter("play " + strconv.Itoa(int(m)))
+	defer f.leave()
+	if f.block {
+		return f.hang(ctx)
 	}
+	if err := ctx.Err(); err != nil { // as gRPC does
+		return fmt.Errorf("rpc error: code = Canceled desc = %w", err)
+	}
+	f.mu.Lock()
+	slow, playErr := f.slow, f.playErr
+	f.mu.Unlock()
+	time.Sleep(slow)
+	if playErr != nil {
+		return playErr
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	return f.pos.Apply(m)
 }
-func (f *fakePlayer) Undo(context.Context) error { f.pos.Undo(); return nil }
+func (f *fakePlayer) Undo(ctx context.Context) error {
+	f.enter("undo")
+	defer f.leave()
+	if f.block {
+		return f.hang(ctx)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pos.Undo()
+	return nil
+}
 func (f *fakePlayer) GenMove(ctx context.Context, _ MoveRequest) (string, error) {
-	text, err := f.answer(ctx, f.pos)
+	f.enter("genmove")
+	defer f.leave()
+	f.mu.Lock()
+	pos := f.pos.Clone()
+	f.mu.Unlock()
+	text, err := f.answer(ctx, pos)
 	if err == nil { // play it, as a bot does
+		f.mu.Lock()
 		if m, perr := f.pos.Rules().ParseMove(text); perr == nil && f.pos.Legal(m) {
 			f.pos.Play(m)
 		}
+		f.mu.Unlock()
 	}
 	return text, err
 }
-func (f *fakePlayer) Exit() (bool, string) { return f.exited, "exit status 3" }
-func (f *fakePlayer) Kill()                { f.killed = true }
-func (f *fakePlayer) Close()               { f.Kill() }
+func (f *fakePlayer) Exit() (bool, string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.exited, "exit status 3"
+}
+func (f *fakePlayer) Kill() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.dead == nil {
+		f.dead = make(chan struct{})
+	}
+	if !f.killed {
+		f.killed = true
+		close(f.dead)
+	}
+}
+func (f *fakePlayer) Close() { f.Kill() }
+
+// set changes f's behaviour while a mailbox may be delivering to it.
+func (f *fakePlayer) set(slow time.Duration, playErr error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.slow, f.playErr = slow, playErr
+}
+
+func (f *fakePlayer) wasKilled() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.killed
+}
+
+func (f *fakePlayer) hash() uint64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.pos.Hash()
+}
 
 // firstLegal answers the first legal move.
 func firstLegal(_ context.Context, pos *engine.Position) (string, error) {
@@ -71,7 +189,9 @@ func TestForfeits(t *testing.T) {
 		}, record.ForfeitTimeout, "answered after", true},
 		{"crash", func(f *fakePlayer) func(context.Context, *engine.Position) (string, error) {
 			return func(context.Context, *engine.Position) (string, error) {
+				f.mu.Lock()
 				f.exited = true
+				f.mu.Unlock()
 				return "", errors.New("connection reset")
 			}
 		}, record.ForfeitCrash, "x (bot) crashed: exit status 3", true},
@@ -116,7 +236,7 @@ func TestForfeits(t *testing.T) {
 			if rec.Result != "O+" || rec.Reason != record.ReasonForfeit || rec.Forfeit != tc.forfeit || *rec.Winner != "controller" {
 				t.Errorf("record %+v", rec)
 			}
-			if bot.killed != tc.killed {
+			if bot.wasKilled() != tc.killed {
 				t.Errorf("killed = %v, want %v", bot.killed, tc.killed)
 			}
 			if g.Position().Hash() != before || len(rec.Moves) != 6 {
@@ -150,11 +270,20 @@ func TestGameToTheEnd(t *testing.T) {
 	if rec.Result != "X+" || rec.Reason != record.ReasonWin || *rec.Winner != "a" || len(rec.Moves) != 7 {
 		t.Errorf("record %+v", rec)
 	}
-	if a.pos.Hash() != g.Position().Hash() || b.pos.Hash() != g.Position().Hash() {
+	if a.hash() != g.Position().Hash() || b.hash() != g.Position().Hash() {
 		t.Errorf("players did not follow the game")
 	}
-	if err := g.Undo(ctx); err != nil || g.Over() || a.pos.Ply() != 6 {
+	if err := g.Undo(ctx); err != nil || g.Over() || g.Position().Ply() != 6 || g.Record().Result != "" {
 		t.Errorf("undo of the winning move: %v, over=%v", err, g.Over())
+	}
+	g.Settle(ctx)
+	if a.hash() != g.Position().Hash() || b.hash() != g.Position().Hash() {
+		t.Errorf("players did not follow the undo")
+	}
+	for _, p := range []*fakePlayer{a, b} {
+		if p.overlap {
+			t.Errorf("%s: calls overlapped: %v", p.name, p.calls)
+		}
 	}
 }
 

@@ -35,6 +35,14 @@ type Player interface {
 	Close()
 }
 
+// Tolerant is a Player whose answers are accepted for longer than the
+// game's grace past a move's deadline: a Gomocup engine (host/enginebot),
+// to which Gomocup's managers give a tolerance on top of timeout_turn.
+// The longer of the grace and the tolerance applies to that player only.
+type Tolerant interface {
+	Tolerance() time.Duration
+}
+
 // Setup describes a game to a player.
 type Setup struct {
 	Rules engine.Rules

@@ -19,6 +19,13 @@
 //   - forker: starts a child "sleep 300" in its own process group at every
 //     NewGame, then hangs like hang in GenMove.
 //   - oldproto: speaks plugin protocol version 0, which the host refuses.
+//   - clockreport: logs on stderr the clock it receives (the time control
+//     at NewGame, the move's budget and both sides' time left at GenMove).
+//   - bigmove: answers GenMove past the host's size caps, as kind= says
+//     (move, progress or error; bytes=N, default 64 MiB).
+//   - refuser: takes games=N new games per process (default 1) and refuses
+//     the next ones; refuses every game of kind refuse_kind (connectx or
+//     mnk, default none).
 //
 // Two are engines, not plugins, run through engine manifests (host/manifest)
 // and built under their own names: gomocupbrain speaks the Gomocup brain

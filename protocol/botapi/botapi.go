@@ -48,6 +48,9 @@ func VersionedPluginSets(impl Bot) map[int]plugin.PluginSet {
 }
 
 // Bot is the wire-level view of a bot, with moves as notation strings. The
+// clock reaches it twice, each part once: the time control in NewGame
+// (Game.Time) and, with every GenMove, the move's budget and both sides'
+// time left (GenMoveRequest). The
 // host holds a GRPCClient; a bot serves one through GRPCServer (protocol/sdk
 // does that for bot authors). Errors crossing the wire carry a gRPC status:
 // InvalidArgument for a refusal the bot explains (bad rules, unknown option,
@@ -64,8 +67,6 @@ type Bot interface {
 	Play(ctx context.Context, move string) error
 	// Undo takes back the last move.
 	Undo(ctx context.Context) error
-	// TimeLeft tells the bot what a side has left on its clock.
-	TimeLeft(ctx context.Context, t TimeLeft) error
 	// GenMove asks for a move for the side to move and returns it in
 	// notation, or "resign". progress, if not nil, receives the search
 	// reports the bot sends meanwhile, on the calling goroutine's behalf
@@ -150,34 +151,36 @@ type Game struct {
 	Moves []string
 }
 
-// TimeControl is the clock of a game; all zero means untimed.
+// TimeControl is the clock of a game as the user set it (kinrow match's
+// --tc 10s+0.1s is Main 10 s, Increment 100 ms); all zero means untimed.
 type TimeControl struct {
-	// MoveTime is a fixed time per move.
+	// MoveTime is a fixed time per move; it applies when Main and Byo are
+	// both zero.
 	MoveTime time.Duration
 	// Main time, then Canadian byo-yomi: ByoStones moves in each Byo period.
 	Main      time.Duration
 	Byo       time.Duration
 	ByoStones int
-	// Increment is added after each move.
+	// Increment is added to the main time after each move (Fischer).
 	Increment time.Duration
 }
 
-// TimeLeft is what one side has left on its clock (GTP's time_left).
-type TimeLeft struct {
-	// Color is "x" or "o".
-	Color string
-	Left  time.Duration
-	// Stones left in the byo-yomi period; 0 while in main time.
-	Stones int
-}
+// Timed reports whether a game clock runs (Main or Byo set), rather than a
+// fixed time per move.
+func (t TimeControl) Timed() bool { return t.Main > 0 || t.Byo > 0 }
 
 // GenMoveRequest asks for a move.
 type GenMoveRequest struct {
 	// Deadline is when the answer is due; zero means none.
 	Deadline time.Time
-	// MoveTime is the time allotted to this move, if fixed.
-	MoveTime time.Duration
-	// XLeft and OLeft are both sides' clocks, if timed.
+	// Budget is the time allotted to this move: from the request to the
+	// deadline (the host's referee adds its grace on top before it
+	// forfeits). Zero when there is no deadline.
+	Budget time.Duration
+	// XLeft and OLeft are what each side may use for its next move as the
+	// clocks stand: under a game clock its main time (plus a byo-yomi
+	// period when one follows) or what is left of its byo-yomi period; with
+	// a fixed time per move, that time. The mover's equals Budget.
 	XLeft, OLeft time.Duration
 	// Play asks the bot to play the move it answers on its own board (as
 	// GTP's genmove does), so the host does not send it back with Play.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
@@ -49,7 +50,7 @@ func NewGRPCClient(conn grpc.ClientConnInterface) *GRPCClient {
 
 // Info asks the bot to describe itself.
 func (c *GRPCClient) Info(ctx context.Context) (Info, error) {
-	r, err := c.client.Info(ctx, &botpb.InfoRequest{})
+	r, err := c.client.Info(ctx, &botpb.InfoRequest{}, recvCap(MaxInfoSize))
 	if err != nil {
 		return Info{}, wireError("info", err)
 	}
@@ -82,28 +83,20 @@ func (c *GRPCClient) NewGame(ctx context.Context, g Game) error {
 			ByoMs: g.Time.Byo.Milliseconds(), ByoStones: int32(g.Time.ByoStones),
 			IncrementMs: g.Time.Increment.Milliseconds(),
 		},
-	})
+	}, recvCap(MaxAnswerSize))
 	return wireError("newgame", err)
 }
 
 // Play tells the bot a move was played.
 func (c *GRPCClient) Play(ctx context.Context, move string) error {
-	_, err := c.client.Play(ctx, &botpb.PlayRequest{Move: move})
+	_, err := c.client.Play(ctx, &botpb.PlayRequest{Move: move}, recvCap(MaxAnswerSize))
 	return wireError("play", err)
 }
 
 // Undo takes back the last move on the bot.
 func (c *GRPCClient) Undo(ctx context.Context) error {
-	_, err := c.client.Undo(ctx, &botpb.UndoRequest{})
+	_, err := c.client.Undo(ctx, &botpb.UndoRequest{}, recvCap(MaxAnswerSize))
 	return wireError("undo", err)
-}
-
-// TimeLeft tells the bot what a side has left.
-func (c *GRPCClient) TimeLeft(ctx context.Context, t TimeLeft) error {
-	_, err := c.client.TimeLeft(ctx, &botpb.TimeLeftRequest{
-		Color: t.Color, Ms: t.Left.Milliseconds(), Stones: int32(t.Stones),
-	})
-	return wireError("timeleft", err)
 }
 
 // GenMove asks the bot for a move, passing its progress reports to progress.
@@ -111,15 +104,15 @@ func (c *GRPCClient) GenMove(ctx context.Context, req GenMoveRequest, progress f
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // releases the stream whatever happens
 	pb := &botpb.GenMoveRequest{
-		MovetimeMs: req.MoveTime.Milliseconds(),
-		XLeftMs:    req.XLeft.Milliseconds(),
-		OLeftMs:    req.OLeft.Milliseconds(),
-		Play:       req.Play,
+		BudgetMs: req.Budget.Milliseconds(),
+		XLeftMs:  req.XLeft.Milliseconds(),
+		OLeftMs:  req.OLeft.Milliseconds(),
+		Play:     req.Play,
 	}
 	if !req.Deadline.IsZero() {
 		pb.DeadlineUnixNano = req.Deadline.UnixNano()
 	}
-	stream, err := c.client.GenMove(ctx, pb)
+	stream, err := c.client.GenMove(ctx, pb, recvCap(MaxAnswerSize))
 	if err != nil {
 		return "", wireError("genmove", err)
 	}
@@ -133,6 +126,10 @@ func (c *GRPCClient) GenMove(ctx context.Context, req GenMoveRequest, progress f
 		}
 		switch x := r.GetReply().(type) {
 		case *botpb.GenMoveReply_Move:
+			if len(x.Move) > MaxMoveLen {
+				return "", &Error{Op: "genmove", status: status.Newf(codes.ResourceExhausted,
+					"the bot answered a move of %d bytes; a move is at most %d", len(x.Move), MaxMoveLen)}
+			}
 			return x.Move, nil
 		case *botpb.GenMoveReply_Progress:
 			if progress != nil {
@@ -145,7 +142,7 @@ func (c *GRPCClient) GenMove(ctx context.Context, req GenMoveRequest, progress f
 // Solve opens a solving stream on the bot. A bot that does not solve
 // answers Unimplemented to the first Recv.
 func (c *GRPCClient) Solve(ctx context.Context) (SolveStream, error) {
-	s, err := c.client.Solve(ctx)
+	s, err := c.client.Solve(ctx, recvCap(MaxInfoSize))
 	if err != nil {
 		return nil, wireError("solve", err)
 	}
@@ -243,18 +240,9 @@ func (s *GRPCServer) Undo(ctx context.Context, _ *botpb.UndoRequest) (*botpb.Und
 	return &botpb.UndoReply{}, nil
 }
 
-// TimeLeft serves Bot.TimeLeft.
-func (s *GRPCServer) TimeLeft(ctx context.Context, r *botpb.TimeLeftRequest) (*botpb.TimeLeftReply, error) {
-	err := s.Impl.TimeLeft(ctx, TimeLeft{Color: r.GetColor(), Left: ms(r.GetMs()), Stones: int(r.GetStones())})
-	if err != nil {
-		return nil, toStatus(err)
-	}
-	return &botpb.TimeLeftReply{}, nil
-}
-
 // GenMove serves Bot.GenMove: progress reports as they come, then the move.
 func (s *GRPCServer) GenMove(r *botpb.GenMoveRequest, stream botpb.Bot_GenMoveServer) error {
-	req := GenMoveRequest{MoveTime: ms(r.GetMovetimeMs()), XLeft: ms(r.GetXLeftMs()), OLeft: ms(r.GetOLeftMs()), Play: r.GetPlay()}
+	req := GenMoveRequest{Budget: ms(r.GetBudgetMs()), XLeft: ms(r.GetXLeftMs()), OLeft: ms(r.GetOLeftMs()), Play: r.GetPlay()}
 	if d := r.GetDeadlineUnixNano(); d != 0 {
 		req.Deadline = time.Unix(0, d)
 	}
@@ -363,6 +351,9 @@ func wireError(op string, err error) error {
 	if !ok {
 		st = status.FromContextError(err) // Unknown unless a context error
 	}
+	if msg := st.Message(); len(msg) > MaxErrorLen {
+		st = status.New(st.Code(), fmt.Sprintf("%s… (%d bytes cut)", cutUTF8(msg, MaxErrorLen), len(msg)-MaxErrorLen))
+	}
 	return &Error{Op: op, status: st}
 }
 
@@ -373,6 +364,18 @@ func toStatus(err error) error {
 		return st.Err()
 	}
 	return status.FromContextError(err).Err()
+}
+
+// cutUTF8 returns the longest prefix of s of at most n bytes that does not
+// end inside a UTF-8 sequence.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 func ms(v int64) time.Duration { return time.Duration(v) * time.Millisecond }

@@ -210,13 +210,10 @@ func TestRandomRoundTrip(t *testing.T) {
 	if err := bot.Undo(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := bot.TimeLeft(ctx, botapi.TimeLeft{Color: "x", Left: 5 * time.Second}); err != nil {
-		t.Fatal(err)
-	}
 	for pos.Result() == engine.Open {
 		deadline := time.Now().Add(500 * time.Millisecond)
 		dctx, cancel := context.WithDeadline(ctx, deadline.Add(100*time.Millisecond))
-		move, err := bot.GenMove(dctx, botapi.GenMoveRequest{Deadline: deadline, MoveTime: 500 * time.Millisecond}, nil)
+		move, err := bot.GenMove(dctx, botapi.GenMoveRequest{Deadline: deadline, Budget: 500 * time.Millisecond}, nil)
 		cancel()
 		if err != nil {
 			t.Fatal(err)

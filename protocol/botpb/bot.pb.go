@@ -275,7 +275,11 @@ func (x *InfoReply) GetKindStrength() map[string]int32 {
 	return nil
 }
 
-// TimeControl is the clock of a game; all zero means untimed.
+// TimeControl is the clock of a game, as the user set it; all zero means
+// untimed. With main_ms and byo_ms zero every move has movetime_ms;
+// otherwise main_ms for the game, then Canadian byo-yomi (byo_ms for every
+// byo_stones moves), and increment_ms is added to the main time after every
+// move (Fischer, cutechess-cli's "10+0.1").
 type TimeControl struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	MovetimeMs    int64                  `protobuf:"varint,1,opt,name=movetime_ms,json=movetimeMs,proto3" json:"movetime_ms,omitempty"`
@@ -619,111 +623,20 @@ func (*UndoReply) Descriptor() ([]byte, []int) {
 	return file_bot_proto_rawDescGZIP(), []int{9}
 }
 
-type TimeLeftRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// "x" or "o".
-	Color string `protobuf:"bytes,1,opt,name=color,proto3" json:"color,omitempty"`
-	Ms    int64  `protobuf:"varint,2,opt,name=ms,proto3" json:"ms,omitempty"`
-	// Stones left in the byo-yomi period; 0 while in main time.
-	Stones        int32 `protobuf:"varint,3,opt,name=stones,proto3" json:"stones,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *TimeLeftRequest) Reset() {
-	*x = TimeLeftRequest{}
-	mi := &file_bot_proto_msgTypes[10]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *TimeLeftRequest) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*TimeLeftRequest) ProtoMessage() {}
-
-func (x *TimeLeftRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_bot_proto_msgTypes[10]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use TimeLeftRequest.ProtoReflect.Descriptor instead.
-func (*TimeLeftRequest) Descriptor() ([]byte, []int) {
-	return file_bot_proto_rawDescGZIP(), []int{10}
-}
-
-func (x *TimeLeftRequest) GetColor() string {
-	if x != nil {
-		return x.Color
-	}
-	return ""
-}
-
-func (x *TimeLeftRequest) GetMs() int64 {
-	if x != nil {
-		return x.Ms
-	}
-	return 0
-}
-
-func (x *TimeLeftRequest) GetStones() int32 {
-	if x != nil {
-		return x.Stones
-	}
-	return 0
-}
-
-type TimeLeftReply struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *TimeLeftReply) Reset() {
-	*x = TimeLeftReply{}
-	mi := &file_bot_proto_msgTypes[11]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *TimeLeftReply) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*TimeLeftReply) ProtoMessage() {}
-
-func (x *TimeLeftReply) ProtoReflect() protoreflect.Message {
-	mi := &file_bot_proto_msgTypes[11]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use TimeLeftReply.ProtoReflect.Descriptor instead.
-func (*TimeLeftReply) Descriptor() ([]byte, []int) {
-	return file_bot_proto_rawDescGZIP(), []int{11}
-}
-
+// GenMoveRequest asks for a move. The answer (every GenMoveReply) is at most
+// 64 KiB and the move in it at most 64 bytes: past either the host refuses
+// it and the bot forfeits (protocol error).
 type GenMoveRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// When the answer is due (Unix nanoseconds); 0 means none.
 	DeadlineUnixNano int64 `protobuf:"varint,1,opt,name=deadline_unix_nano,json=deadlineUnixNano,proto3" json:"deadline_unix_nano,omitempty"`
-	MovetimeMs       int64 `protobuf:"varint,2,opt,name=movetime_ms,json=movetimeMs,proto3" json:"movetime_ms,omitempty"`
-	XLeftMs          int64 `protobuf:"varint,3,opt,name=x_left_ms,json=xLeftMs,proto3" json:"x_left_ms,omitempty"`
-	OLeftMs          int64 `protobuf:"varint,4,opt,name=o_left_ms,json=oLeftMs,proto3" json:"o_left_ms,omitempty"`
+	// The time allotted to this move: from the request to the deadline.
+	BudgetMs int64 `protobuf:"varint,2,opt,name=budget_ms,json=budgetMs,proto3" json:"budget_ms,omitempty"`
+	// What each side may use for its next move as the clocks stand: under a
+	// game clock its main time (plus a byo-yomi period when one follows), or
+	// what is left of its byo-yomi period; with a fixed time per move, that.
+	XLeftMs int64 `protobuf:"varint,3,opt,name=x_left_ms,json=xLeftMs,proto3" json:"x_left_ms,omitempty"`
+	OLeftMs int64 `protobuf:"varint,4,opt,name=o_left_ms,json=oLeftMs,proto3" json:"o_left_ms,omitempty"`
 	// Play the answered move on the bot's own board, as GTP's genmove does;
 	// the host then does not send it back with Play. A bot answering an
 	// illegal move must not play it (the host forfeits the game anyway).
@@ -734,7 +647,7 @@ type GenMoveRequest struct {
 
 func (x *GenMoveRequest) Reset() {
 	*x = GenMoveRequest{}
-	mi := &file_bot_proto_msgTypes[12]
+	mi := &file_bot_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -746,7 +659,7 @@ func (x *GenMoveRequest) String() string {
 func (*GenMoveRequest) ProtoMessage() {}
 
 func (x *GenMoveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_bot_proto_msgTypes[12]
+	mi := &file_bot_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -759,7 +672,7 @@ func (x *GenMoveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GenMoveRequest.ProtoReflect.Descriptor instead.
 func (*GenMoveRequest) Descriptor() ([]byte, []int) {
-	return file_bot_proto_rawDescGZIP(), []int{12}
+	return file_bot_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *GenMoveRequest) GetDeadlineUnixNano() int64 {
@@ -769,9 +682,9 @@ func (x *GenMoveRequest) GetDeadlineUnixNano() int64 {
 	return 0
 }
 
-func (x *GenMoveRequest) GetMovetimeMs() int64 {
+func (x *GenMoveRequest) GetBudgetMs() int64 {
 	if x != nil {
-		return x.MovetimeMs
+		return x.BudgetMs
 	}
 	return 0
 }
@@ -811,7 +724,7 @@ type Progress struct {
 
 func (x *Progress) Reset() {
 	*x = Progress{}
-	mi := &file_bot_proto_msgTypes[13]
+	mi := &file_bot_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -823,7 +736,7 @@ func (x *Progress) String() string {
 func (*Progress) ProtoMessage() {}
 
 func (x *Progress) ProtoReflect() protoreflect.Message {
-	mi := &file_bot_proto_msgTypes[13]
+	mi := &file_bot_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -836,7 +749,7 @@ func (x *Progress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Progress.ProtoReflect.Descriptor instead.
 func (*Progress) Descriptor() ([]byte, []int) {
-	return file_bot_proto_rawDescGZIP(), []int{13}
+	return file_bot_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Progress) GetDepth() int32 {
@@ -887,7 +800,7 @@ type GenMoveReply struct {
 
 func (x *GenMoveReply) Reset() {
 	*x = GenMoveReply{}
-	mi := &file_bot_proto_msgTypes[14]
+	mi := &file_bot_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -899,7 +812,7 @@ func (x *GenMoveReply) String() string {
 func (*GenMoveReply) ProtoMessage() {}
 
 func (x *GenMoveReply) ProtoReflect() protoreflect.Message {
-	mi := &file_bot_proto_msgTypes[14]
+	mi := &file_bot_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -912,7 +825,7 @@ func (x *GenMoveReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GenMoveReply.ProtoReflect.Descriptor instead.
 func (*GenMoveReply) Descriptor() ([]byte, []int) {
-	return file_bot_proto_rawDescGZIP(), []int{14}
+	return file_bot_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *GenMoveReply) GetReply() isGenMoveReply_Reply {
@@ -977,7 +890,7 @@ type SolveRequest struct {
 
 func (x *SolveRequest) Reset() {
 	*x = SolveRequest{}
-	mi := &file_bot_proto_msgTypes[15]
+	mi := &file_bot_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -989,7 +902,7 @@ func (x *SolveRequest) String() string {
 func (*SolveRequest) ProtoMessage() {}
 
 func (x *SolveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_bot_proto_msgTypes[15]
+	mi := &file_bot_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1002,7 +915,7 @@ func (x *SolveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SolveRequest.ProtoReflect.Descriptor instead.
 func (*SolveRequest) Descriptor() ([]byte, []int) {
-	return file_bot_proto_rawDescGZIP(), []int{15}
+	return file_bot_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *SolveRequest) GetId() uint64 {
@@ -1072,7 +985,7 @@ type SolveReply struct {
 
 func (x *SolveReply) Reset() {
 	*x = SolveReply{}
-	mi := &file_bot_proto_msgTypes[16]
+	mi := &file_bot_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1084,7 +997,7 @@ func (x *SolveReply) String() string {
 func (*SolveReply) ProtoMessage() {}
 
 func (x *SolveReply) ProtoReflect() protoreflect.Message {
-	mi := &file_bot_proto_msgTypes[16]
+	mi := &file_bot_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1097,7 +1010,7 @@ func (x *SolveReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SolveReply.ProtoReflect.Descriptor instead.
 func (*SolveReply) Descriptor() ([]byte, []int) {
-	return file_bot_proto_rawDescGZIP(), []int{16}
+	return file_bot_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *SolveReply) GetId() uint64 {
@@ -1198,16 +1111,10 @@ const file_bot_proto_rawDesc = "" +
 	"\x04move\x18\x01 \x01(\tR\x04move\"\v\n" +
 	"\tPlayReply\"\r\n" +
 	"\vUndoRequest\"\v\n" +
-	"\tUndoReply\"O\n" +
-	"\x0fTimeLeftRequest\x12\x14\n" +
-	"\x05color\x18\x01 \x01(\tR\x05color\x12\x0e\n" +
-	"\x02ms\x18\x02 \x01(\x03R\x02ms\x12\x16\n" +
-	"\x06stones\x18\x03 \x01(\x05R\x06stones\"\x0f\n" +
-	"\rTimeLeftReply\"\xab\x01\n" +
+	"\tUndoReply\"\xa7\x01\n" +
 	"\x0eGenMoveRequest\x12,\n" +
-	"\x12deadline_unix_nano\x18\x01 \x01(\x03R\x10deadlineUnixNano\x12\x1f\n" +
-	"\vmovetime_ms\x18\x02 \x01(\x03R\n" +
-	"movetimeMs\x12\x1a\n" +
+	"\x12deadline_unix_nano\x18\x01 \x01(\x03R\x10deadlineUnixNano\x12\x1b\n" +
+	"\tbudget_ms\x18\x02 \x01(\x03R\bbudgetMs\x12\x1a\n" +
 	"\tx_left_ms\x18\x03 \x01(\x03R\axLeftMs\x12\x1a\n" +
 	"\to_left_ms\x18\x04 \x01(\x03R\aoLeftMs\x12\x12\n" +
 	"\x04play\x18\x05 \x01(\bR\x04play\"y\n" +
@@ -1241,13 +1148,12 @@ const file_bot_proto_rawDesc = "" +
 	"\x06scores\x18\x04 \x03(\x05R\x06scores\x12\x14\n" +
 	"\x05valid\x18\x05 \x03(\bR\x05valid\x12\x14\n" +
 	"\x05nodes\x18\x06 \x01(\x03R\x05nodes\x12\x14\n" +
-	"\x05error\x18\a \x01(\tR\x05error2\xde\x03\n" +
+	"\x05error\x18\a \x01(\tR\x05error2\x94\x03\n" +
 	"\x03Bot\x12<\n" +
 	"\x04Info\x12\x1a.kinrow.bot.v1.InfoRequest\x1a\x18.kinrow.bot.v1.InfoReply\x12E\n" +
 	"\aNewGame\x12\x1d.kinrow.bot.v1.NewGameRequest\x1a\x1b.kinrow.bot.v1.NewGameReply\x12<\n" +
 	"\x04Play\x12\x1a.kinrow.bot.v1.PlayRequest\x1a\x18.kinrow.bot.v1.PlayReply\x12<\n" +
-	"\x04Undo\x12\x1a.kinrow.bot.v1.UndoRequest\x1a\x18.kinrow.bot.v1.UndoReply\x12H\n" +
-	"\bTimeLeft\x12\x1e.kinrow.bot.v1.TimeLeftRequest\x1a\x1c.kinrow.bot.v1.TimeLeftReply\x12G\n" +
+	"\x04Undo\x12\x1a.kinrow.bot.v1.UndoRequest\x1a\x18.kinrow.bot.v1.UndoReply\x12G\n" +
 	"\aGenMove\x12\x1d.kinrow.bot.v1.GenMoveRequest\x1a\x1b.kinrow.bot.v1.GenMoveReply0\x01\x12C\n" +
 	"\x05Solve\x12\x1b.kinrow.bot.v1.SolveRequest\x1a\x19.kinrow.bot.v1.SolveReply(\x010\x01B)Z'github.com/kinrow/kinrow/protocol/botpbb\x06proto3"
 
@@ -1263,52 +1169,48 @@ func file_bot_proto_rawDescGZIP() []byte {
 	return file_bot_proto_rawDescData
 }
 
-var file_bot_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
+var file_bot_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_bot_proto_goTypes = []any{
-	(*InfoRequest)(nil),     // 0: kinrow.bot.v1.InfoRequest
-	(*Option)(nil),          // 1: kinrow.bot.v1.Option
-	(*InfoReply)(nil),       // 2: kinrow.bot.v1.InfoReply
-	(*TimeControl)(nil),     // 3: kinrow.bot.v1.TimeControl
-	(*NewGameRequest)(nil),  // 4: kinrow.bot.v1.NewGameRequest
-	(*NewGameReply)(nil),    // 5: kinrow.bot.v1.NewGameReply
-	(*PlayRequest)(nil),     // 6: kinrow.bot.v1.PlayRequest
-	(*PlayReply)(nil),       // 7: kinrow.bot.v1.PlayReply
-	(*UndoRequest)(nil),     // 8: kinrow.bot.v1.UndoRequest
-	(*UndoReply)(nil),       // 9: kinrow.bot.v1.UndoReply
-	(*TimeLeftRequest)(nil), // 10: kinrow.bot.v1.TimeLeftRequest
-	(*TimeLeftReply)(nil),   // 11: kinrow.bot.v1.TimeLeftReply
-	(*GenMoveRequest)(nil),  // 12: kinrow.bot.v1.GenMoveRequest
-	(*Progress)(nil),        // 13: kinrow.bot.v1.Progress
-	(*GenMoveReply)(nil),    // 14: kinrow.bot.v1.GenMoveReply
-	(*SolveRequest)(nil),    // 15: kinrow.bot.v1.SolveRequest
-	(*SolveReply)(nil),      // 16: kinrow.bot.v1.SolveReply
-	nil,                     // 17: kinrow.bot.v1.InfoReply.KindStrengthEntry
-	nil,                     // 18: kinrow.bot.v1.NewGameRequest.OptionsEntry
-	nil,                     // 19: kinrow.bot.v1.SolveRequest.OptionsEntry
+	(*InfoRequest)(nil),    // 0: kinrow.bot.v1.InfoRequest
+	(*Option)(nil),         // 1: kinrow.bot.v1.Option
+	(*InfoReply)(nil),      // 2: kinrow.bot.v1.InfoReply
+	(*TimeControl)(nil),    // 3: kinrow.bot.v1.TimeControl
+	(*NewGameRequest)(nil), // 4: kinrow.bot.v1.NewGameRequest
+	(*NewGameReply)(nil),   // 5: kinrow.bot.v1.NewGameReply
+	(*PlayRequest)(nil),    // 6: kinrow.bot.v1.PlayRequest
+	(*PlayReply)(nil),      // 7: kinrow.bot.v1.PlayReply
+	(*UndoRequest)(nil),    // 8: kinrow.bot.v1.UndoRequest
+	(*UndoReply)(nil),      // 9: kinrow.bot.v1.UndoReply
+	(*GenMoveRequest)(nil), // 10: kinrow.bot.v1.GenMoveRequest
+	(*Progress)(nil),       // 11: kinrow.bot.v1.Progress
+	(*GenMoveReply)(nil),   // 12: kinrow.bot.v1.GenMoveReply
+	(*SolveRequest)(nil),   // 13: kinrow.bot.v1.SolveRequest
+	(*SolveReply)(nil),     // 14: kinrow.bot.v1.SolveReply
+	nil,                    // 15: kinrow.bot.v1.InfoReply.KindStrengthEntry
+	nil,                    // 16: kinrow.bot.v1.NewGameRequest.OptionsEntry
+	nil,                    // 17: kinrow.bot.v1.SolveRequest.OptionsEntry
 }
 var file_bot_proto_depIdxs = []int32{
 	1,  // 0: kinrow.bot.v1.InfoReply.options:type_name -> kinrow.bot.v1.Option
-	17, // 1: kinrow.bot.v1.InfoReply.kind_strength:type_name -> kinrow.bot.v1.InfoReply.KindStrengthEntry
-	18, // 2: kinrow.bot.v1.NewGameRequest.options:type_name -> kinrow.bot.v1.NewGameRequest.OptionsEntry
+	15, // 1: kinrow.bot.v1.InfoReply.kind_strength:type_name -> kinrow.bot.v1.InfoReply.KindStrengthEntry
+	16, // 2: kinrow.bot.v1.NewGameRequest.options:type_name -> kinrow.bot.v1.NewGameRequest.OptionsEntry
 	3,  // 3: kinrow.bot.v1.NewGameRequest.time:type_name -> kinrow.bot.v1.TimeControl
-	13, // 4: kinrow.bot.v1.GenMoveReply.progress:type_name -> kinrow.bot.v1.Progress
-	19, // 5: kinrow.bot.v1.SolveRequest.options:type_name -> kinrow.bot.v1.SolveRequest.OptionsEntry
+	11, // 4: kinrow.bot.v1.GenMoveReply.progress:type_name -> kinrow.bot.v1.Progress
+	17, // 5: kinrow.bot.v1.SolveRequest.options:type_name -> kinrow.bot.v1.SolveRequest.OptionsEntry
 	0,  // 6: kinrow.bot.v1.Bot.Info:input_type -> kinrow.bot.v1.InfoRequest
 	4,  // 7: kinrow.bot.v1.Bot.NewGame:input_type -> kinrow.bot.v1.NewGameRequest
 	6,  // 8: kinrow.bot.v1.Bot.Play:input_type -> kinrow.bot.v1.PlayRequest
 	8,  // 9: kinrow.bot.v1.Bot.Undo:input_type -> kinrow.bot.v1.UndoRequest
-	10, // 10: kinrow.bot.v1.Bot.TimeLeft:input_type -> kinrow.bot.v1.TimeLeftRequest
-	12, // 11: kinrow.bot.v1.Bot.GenMove:input_type -> kinrow.bot.v1.GenMoveRequest
-	15, // 12: kinrow.bot.v1.Bot.Solve:input_type -> kinrow.bot.v1.SolveRequest
-	2,  // 13: kinrow.bot.v1.Bot.Info:output_type -> kinrow.bot.v1.InfoReply
-	5,  // 14: kinrow.bot.v1.Bot.NewGame:output_type -> kinrow.bot.v1.NewGameReply
-	7,  // 15: kinrow.bot.v1.Bot.Play:output_type -> kinrow.bot.v1.PlayReply
-	9,  // 16: kinrow.bot.v1.Bot.Undo:output_type -> kinrow.bot.v1.UndoReply
-	11, // 17: kinrow.bot.v1.Bot.TimeLeft:output_type -> kinrow.bot.v1.TimeLeftReply
-	14, // 18: kinrow.bot.v1.Bot.GenMove:output_type -> kinrow.bot.v1.GenMoveReply
-	16, // 19: kinrow.bot.v1.Bot.Solve:output_type -> kinrow.bot.v1.SolveReply
-	13, // [13:20] is the sub-list for method output_type
-	6,  // [6:13] is the sub-list for method input_type
+	10, // 10: kinrow.bot.v1.Bot.GenMove:input_type -> kinrow.bot.v1.GenMoveRequest
+	13, // 11: kinrow.bot.v1.Bot.Solve:input_type -> kinrow.bot.v1.SolveRequest
+	2,  // 12: kinrow.bot.v1.Bot.Info:output_type -> kinrow.bot.v1.InfoReply
+	5,  // 13: kinrow.bot.v1.Bot.NewGame:output_type -> kinrow.bot.v1.NewGameReply
+	7,  // 14: kinrow.bot.v1.Bot.Play:output_type -> kinrow.bot.v1.PlayReply
+	9,  // 15: kinrow.bot.v1.Bot.Undo:output_type -> kinrow.bot.v1.UndoReply
+	12, // 16: kinrow.bot.v1.Bot.GenMove:output_type -> kinrow.bot.v1.GenMoveReply
+	14, // 17: kinrow.bot.v1.Bot.Solve:output_type -> kinrow.bot.v1.SolveReply
+	12, // [12:18] is the sub-list for method output_type
+	6,  // [6:12] is the sub-list for method input_type
 	6,  // [6:6] is the sub-list for extension type_name
 	6,  // [6:6] is the sub-list for extension extendee
 	0,  // [0:6] is the sub-list for field type_name
@@ -1319,7 +1221,7 @@ func file_bot_proto_init() {
 	if File_bot_proto != nil {
 		return
 	}
-	file_bot_proto_msgTypes[14].OneofWrappers = []any{
+	file_bot_proto_msgTypes[12].OneofWrappers = []any{
 		(*GenMoveReply_Progress)(nil),
 		(*GenMoveReply_Move)(nil),
 	}
@@ -1329,7 +1231,7 @@ func file_bot_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_bot_proto_rawDesc), len(file_bot_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   20,
+			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

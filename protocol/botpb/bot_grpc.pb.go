@@ -24,21 +24,23 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	Bot_Info_FullMethodName     = "/kinrow.bot.v1.Bot/Info"
-	Bot_NewGame_FullMethodName  = "/kinrow.bot.v1.Bot/NewGame"
-	Bot_Play_FullMethodName     = "/kinrow.bot.v1.Bot/Play"
-	Bot_Undo_FullMethodName     = "/kinrow.bot.v1.Bot/Undo"
-	Bot_TimeLeft_FullMethodName = "/kinrow.bot.v1.Bot/TimeLeft"
-	Bot_GenMove_FullMethodName  = "/kinrow.bot.v1.Bot/GenMove"
-	Bot_Solve_FullMethodName    = "/kinrow.bot.v1.Bot/Solve"
+	Bot_Info_FullMethodName    = "/kinrow.bot.v1.Bot/Info"
+	Bot_NewGame_FullMethodName = "/kinrow.bot.v1.Bot/NewGame"
+	Bot_Play_FullMethodName    = "/kinrow.bot.v1.Bot/Play"
+	Bot_Undo_FullMethodName    = "/kinrow.bot.v1.Bot/Undo"
+	Bot_GenMove_FullMethodName = "/kinrow.bot.v1.Bot/GenMove"
+	Bot_Solve_FullMethodName   = "/kinrow.bot.v1.Bot/Solve"
 )
 
 // BotClient is the client API for Bot service.
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
-// Bot is one game-playing engine. The host calls NewGame, then Play, Undo,
-// TimeLeft and GenMove as the game goes; Info and Solve at any time.
+// Bot is one game-playing engine. The host calls NewGame, then Play, Undo
+// and GenMove as the game goes; Info and Solve at any time. The clock
+// reaches the bot twice, each part once: the time control in NewGame, and
+// with every GenMove the move's budget and both sides' time left. (A
+// TimeLeft call, which no host ever sent, was removed: GenMove carries it.)
 type BotClient interface {
 	// Info describes the bot: who it is, how strong, what it plays.
 	Info(ctx context.Context, in *InfoRequest, opts ...grpc.CallOption) (*InfoReply, error)
@@ -48,8 +50,6 @@ type BotClient interface {
 	Play(ctx context.Context, in *PlayRequest, opts ...grpc.CallOption) (*PlayReply, error)
 	// Undo takes back the last move.
 	Undo(ctx context.Context, in *UndoRequest, opts ...grpc.CallOption) (*UndoReply, error)
-	// TimeLeft tells the bot what a side has left on its clock.
-	TimeLeft(ctx context.Context, in *TimeLeftRequest, opts ...grpc.CallOption) (*TimeLeftReply, error)
 	// GenMove asks for a move for the side to move: any number of Progress
 	// replies, then exactly one move. Cancelled through the call's context.
 	GenMove(ctx context.Context, in *GenMoveRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[GenMoveReply], error)
@@ -106,16 +106,6 @@ func (c *botClient) Undo(ctx context.Context, in *UndoRequest, opts ...grpc.Call
 	return out, nil
 }
 
-func (c *botClient) TimeLeft(ctx context.Context, in *TimeLeftRequest, opts ...grpc.CallOption) (*TimeLeftReply, error) {
-	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(TimeLeftReply)
-	err := c.cc.Invoke(ctx, Bot_TimeLeft_FullMethodName, in, out, cOpts...)
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 func (c *botClient) GenMove(ctx context.Context, in *GenMoveRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[GenMoveReply], error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	stream, err := c.cc.NewStream(ctx, &Bot_ServiceDesc.Streams[0], Bot_GenMove_FullMethodName, cOpts...)
@@ -152,8 +142,11 @@ type Bot_SolveClient = grpc.BidiStreamingClient[SolveRequest, SolveReply]
 // All implementations must embed UnimplementedBotServer
 // for forward compatibility.
 //
-// Bot is one game-playing engine. The host calls NewGame, then Play, Undo,
-// TimeLeft and GenMove as the game goes; Info and Solve at any time.
+// Bot is one game-playing engine. The host calls NewGame, then Play, Undo
+// and GenMove as the game goes; Info and Solve at any time. The clock
+// reaches the bot twice, each part once: the time control in NewGame, and
+// with every GenMove the move's budget and both sides' time left. (A
+// TimeLeft call, which no host ever sent, was removed: GenMove carries it.)
 type BotServer interface {
 	// Info describes the bot: who it is, how strong, what it plays.
 	Info(context.Context, *InfoRequest) (*InfoReply, error)
@@ -163,8 +156,6 @@ type BotServer interface {
 	Play(context.Context, *PlayRequest) (*PlayReply, error)
 	// Undo takes back the last move.
 	Undo(context.Context, *UndoRequest) (*UndoReply, error)
-	// TimeLeft tells the bot what a side has left on its clock.
-	TimeLeft(context.Context, *TimeLeftRequest) (*TimeLeftReply, error)
 	// GenMove asks for a move for the side to move: any number of Progress
 	// replies, then exactly one move. Cancelled through the call's context.
 	GenMove(*GenMoveRequest, grpc.ServerStreamingServer[GenMoveReply]) error
@@ -192,9 +183,6 @@ func (UnimplementedBotServer) Play(context.Context, *PlayRequest) (*PlayReply, e
 }
 func (UnimplementedBotServer) Undo(context.Context, *UndoRequest) (*UndoReply, error) {
 	return nil, status.Error(codes.Unimplemented, "method Undo not implemented")
-}
-func (UnimplementedBotServer) TimeLeft(context.Context, *TimeLeftRequest) (*TimeLeftReply, error) {
-	return nil, status.Error(codes.Unimplemented, "method TimeLeft not implemented")
 }
 func (UnimplementedBotServer) GenMove(*GenMoveRequest, grpc.ServerStreamingServer[GenMoveReply]) error {
 	return status.Error(codes.Unimplemented, "method GenMove not implemented")
@@ -295,24 +283,6 @@ func _Bot_Undo_Handler(srv interface{}, ctx context.Context, dec func(interface{
 	return interceptor(ctx, in, info, handler)
 }
 
-func _Bot_TimeLeft_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(TimeLeftRequest)
-	if err := dec(in); err != nil {
-		return nil, err
-	}
-	if interceptor == nil {
-		return srv.(BotServer).TimeLeft(ctx, in)
-	}
-	info := &grpc.UnaryServerInfo{
-		Server:     srv,
-		FullMethod: Bot_TimeLeft_FullMethodName,
-	}
-	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(BotServer).TimeLeft(ctx, req.(*TimeLeftRequest))
-	}
-	return interceptor(ctx, in, info, handler)
-}
-
 func _Bot_GenMove_Handler(srv interface{}, stream grpc.ServerStream) error {
 	m := new(GenMoveRequest)
 	if err := stream.RecvMsg(m); err != nil {
@@ -353,10 +323,6 @@ var Bot_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Undo",
 			Handler:    _Bot_Undo_Handler,
-		},
-		{
-			MethodName: "TimeLeft",
-			Handler:    _Bot_TimeLeft_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

@@ -63,3 +63,7 @@ const (
 	InfoEvaluate     = "evaluate"      // X,Y of the mouse cursor (for debugging)
 	InfoFolder       = "folder"        // a folder for persistent files
 )
+
+// TimeLeftUnlimited is the INFO time_left a manager sends before every move
+// when the match time is unlimited (the protocol's 2^31-1 ms).
+const TimeLeftUnlimited = 2147483647

@@ -128,3 +128,91 @@ func TestClientEngineGone(t *testing.T) {
 		t.Fatalf("Do = %v, want io.EOF", err)
 	}
 }
+
+// scriptedEngine answers each command read from in with the next of
+// answers (raw text, written whole); it returns when in is closed.
+func scriptedEngine(t *testing.T, answers ...string) *Client {
+	t.Helper()
+	cmdR, cmdW := io.Pipe()
+	ansR, ansW := io.Pipe()
+	go func() {
+		defer ansW.Close()
+		r := NewReader(cmdR)
+		for _, a := range answers {
+			if _, err := r.Next(); err != nil {
+				return
+			}
+			if _, err := io.WriteString(ansW, a); err != nil {
+				return
+			}
+		}
+		for {
+			if _, err := r.Next(); err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cmdW.Close()
+		ansR.Close()
+	})
+	return NewClient(cmdW, ansR)
+}
+
+func TestClientStrayAnswer(t *testing.T) {
+	// The engine answers its first command twice: the second answer is
+	// there before the next command is sent, and fails that command.
+	c := scriptedEngine(t, "=1 4\n\n= 5\n\n", "=2\n\n")
+	if r, err := c.Do(context.Background(), "genmove", "x"); err != nil || r.Text != "4" {
+		t.Fatalf("Do = %#v, %v", r, err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c.qmu.Lock()
+		n := len(c.queue)
+		c.qmu.Unlock()
+		if n > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	_, err := c.Do(context.Background(), "play", "o", "5")
+	if !errors.Is(err, ErrUnexpectedAnswer) || !strings.Contains(err.Error(), `"5" came before the command was sent`) {
+		t.Fatalf("Do after a stray answer: err = %v, want ErrUnexpectedAnswer", err)
+	}
+	if _, err := c.Do(context.Background(), "play", "o", "5"); err == nil || !strings.Contains(err.Error(), "unusable") {
+		t.Fatalf("Do after a stray answer: err = %v, want an unusable client", err)
+	}
+}
+
+func TestClientMaxAnswer(t *testing.T) {
+	line := strings.Repeat("y", 50<<10)
+	tests := []struct {
+		name, answer string
+		max          int
+		want         error
+	}{
+		{"a line over MaxLineBytes", "=1 " + strings.Repeat("x", MaxLineBytes+10) + "\n\n", 0, ErrLineTooLong},
+		{"two lines over the default bound", "=1 " + line + "\n" + line + "\n\n", 0, ErrResponseTooLong},
+		{"over a bound set lower", "=1 12345678901\n\n", 10, ErrResponseTooLong},
+		{"at the bound", "=1 1234567890\n\n", 10, nil},
+		{"over MaxResponseBytes", "=1 " + strings.Repeat(line+"\n", 90) + "\n", MaxResponseBytes * 2, ErrResponseTooLong},
+	}
+	for _, tc := range tests {
+		c := scriptedEngine(t, tc.answer)
+		c.SetMaxAnswer(tc.max)
+		r, err := c.Do(context.Background(), "genmove", "x")
+		if tc.want == nil {
+			if err != nil || len(r.Text) != tc.max {
+				t.Errorf("%s: Do = %d bytes, %v", tc.name, len(r.Text), err)
+			}
+			continue
+		}
+		if !errors.Is(err, tc.want) {
+			t.Errorf("%s: err = %v, want %v", tc.name, err, tc.want)
+		}
+		if err != nil && len(err.Error()) > 300 {
+			t.Errorf("%s: the error quotes %d bytes", tc.name, len(err.Error()))
+		}
+	}
+}

@@ -176,21 +176,6 @@ func (a *adapter) Undo(context.Context) error {
 	return nil
 }
 
-func (a *adapter) TimeLeft(_ context.Context, t botapi.TimeLeft) error {
-	if _, err := engine.ParseColor(t.Color); err != nil {
-		return invalid("%v", err)
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.game == nil {
-		return nil // informational: nothing to tell
-	}
-	if k, ok := a.game.player.(TimeKeeper); ok {
-		k.TimeLeft(t)
-	}
-	return nil
-}
-
 func (a *adapter) GenMove(ctx context.Context, req botapi.GenMoveRequest, progress func(botapi.Progress)) (string, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -210,6 +195,7 @@ func (a *adapter) GenMove(ctx context.Context, req botapi.GenMoveRequest, progre
 	if progress == nil {
 		progress = func(botapi.Progress) {}
 	}
+	ctx = withMoveClock(ctx, MoveClock{Budget: req.Budget, Left: [2]time.Duration{req.XLeft, req.OLeft}})
 	hash, history := pos.Hash(), pos.Moves(nil)
 	start := time.Now()
 	m, err := g.player.GenMove(ctx, pos, progress)

@@ -71,10 +71,6 @@ func (p *fakePlayer) Undone(pos *engine.Position, m engine.Move) {
 	(*fake)(p).event("undone " + pos.Rules().FormatMove(m) + " at ply " + itoa(pos.Ply()))
 }
 
-func (p *fakePlayer) TimeLeft(t botapi.TimeLeft) {
-	(*fake)(p).event("time " + t.Color + " " + t.Left.String())
-}
-
 func itoa(n int) string { return engine.Rules{Kind: engine.ConnectX}.FormatMove(engine.Move(n - 1)) }
 
 // solver is fake plus a Solver.
@@ -170,17 +166,11 @@ func TestAdapterPlayUndo(t *testing.T) {
 	if err := a.Play(ctx, "2"); code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "column is full") {
 		t.Errorf("Play in a full column: %v", err)
 	}
-	if err := a.TimeLeft(ctx, botapi.TimeLeft{Color: "x", Left: time.Second}); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.TimeLeft(ctx, botapi.TimeLeft{Color: "q"}); code(err) != codes.InvalidArgument {
-		t.Errorf("TimeLeft q: %v", err)
-	}
 	if err := a.Undo(ctx); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"undone 4 at ply 0", "played 2 at ply 1", "played 2 at ply 2", "played 2 at ply 3",
-		"played 2 at ply 4", "played 2 at ply 5", "played 2 at ply 6", "time x 1s", "undone 2 at ply 5"}
+		"played 2 at ply 4", "played 2 at ply 5", "played 2 at ply 6", "undone 2 at ply 5"}
 	if !slices.Equal(f.events, want) {
 		t.Errorf("events\n%q\nwant\n%q", f.events, want)
 	}
@@ -195,15 +185,19 @@ func TestAdapterGenMove(t *testing.T) {
 	}
 	genmove := func(req botapi.GenMoveRequest) (string, error) { return a.GenMove(ctx, req, nil) }
 
-	// The request's deadline reaches the player's context.
+	// The request's deadline and clock reach the player's context.
 	deadline := time.Now().Add(time.Hour)
 	f.genmove = func(ctx context.Context, pos *engine.Position, _ func(botapi.Progress)) (engine.Move, error) {
 		if d, ok := ctx.Deadline(); !ok || !d.Equal(deadline) {
 			t.Errorf("the player's deadline is %v %v, want %v", d, ok, deadline)
 		}
+		want := MoveClock{Budget: time.Hour, Left: [2]time.Duration{time.Hour, 7 * time.Second}}
+		if c, ok := MoveClockOf(ctx); !ok || c != want {
+			t.Errorf("the player's move clock is %+v %v, want %+v", c, ok, want)
+		}
 		return 3, nil
 	}
-	if m, err := genmove(botapi.GenMoveRequest{Deadline: deadline}); m != "4" || err != nil {
+	if m, err := genmove(botapi.GenMoveRequest{Deadline: deadline, Budget: time.Hour, XLeft: time.Hour, OLeft: 7 * time.Second}); m != "4" || err != nil {
 		t.Errorf("GenMove = %q, %v", m, err)
 	}
 

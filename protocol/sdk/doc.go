@@ -12,11 +12,14 @@
 //     unknown options and out-of-range values are refused in the host's
 //     words;
 //   - GenMove with that position and a context carrying the request's
-//     deadline; the move is sent in notation (an illegal one too, with a
-//     warning in the log: the host referees);
+//     deadline and the move's clock (MoveClockOf: the move's budget, both
+//     sides' time left; the game's time control, increment included, came
+//     in Game.Time); the move is sent in notation (an illegal one too, with
+//     a warning in the log: the host referees);
+//   - MoveShare, the share of a game clock to spend on one move;
 //   - the Solve stream, for a Bot that is also a Solver: one request at a
 //     time, each with its own timeout.
 //
-// The smallest bot is bots/random. Optional interfaces: Observer and
-// TimeKeeper on the Player, Solver on the Bot.
+// The smallest bot is bots/random. Optional interfaces: Observer on the
+// Player, Solver on the Bot.
 package sdk

@@ -33,7 +33,10 @@ type Game struct {
 	// Info().Options with the defaults filled in.
 	Options map[string]string
 	Values  Values
-	Time    botapi.TimeControl
+	// Time is the game's time control as the user set it, increment
+	// included; per move, MoveClockOf(ctx) in GenMove tells the budget and
+	// both sides' time left, and MoveShare a share of the time to spend.
+	Time botapi.TimeControl
 	// Moves were already played before the game was handed to the bot.
 	Moves []engine.Move
 }
@@ -44,7 +47,8 @@ type Player interface {
 	// guarantees is not over. The player may play and undo moves on pos but
 	// must restore it before returning (the SDK rebuilds it and logs an
 	// error otherwise). ctx carries the deadline of the request, if any,
-	// and is cancelled when the host gives up: return the best move found
+	// and the move's clock (MoveClockOf), and is cancelled when the host
+	// gives up: return the best move found
 	// so far at once; returning ctx.Err() forfeits the game. report, never
 	// nil, streams search progress to the host; do not call it after
 	// GenMove returns. Return ErrResign to resign.
@@ -60,12 +64,6 @@ type Player interface {
 type Observer interface {
 	Played(pos *engine.Position, m engine.Move)
 	Undone(pos *engine.Position, m engine.Move)
-}
-
-// TimeKeeper is optionally implemented by a Player that wants GTP's
-// time_left reports.
-type TimeKeeper interface {
-	TimeLeft(t botapi.TimeLeft)
 }
 
 // Solver is optionally implemented by a Bot that solves positions. Solve

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/kinrow/kinrow/protocol/gomocup"
@@ -26,6 +31,19 @@ type brain struct {
 	log       *os.File // the transcript, or nil
 	square    bool     // refuse RECTSTART
 	ignoreEnd bool
+
+	// Timing like a real engine's (Rapfi's).
+	startDelay time.Duration // before OK to START, RECTSTART, RESTART
+	infoDelay  time.Duration // reading INFO max_memory (Rapfi sizes its hash table)
+	firstOver  time.Duration // the first search takes timeout_turn plus this
+	laterUnder time.Duration // later searches take timeout_turn less this
+	timeLimit  bool          // -first-over or -later-under given: searches take time
+	turn       time.Duration // the last INFO timeout_turn
+	searches   int
+	race       time.Duration // CPU time "thinking" stays set after a move (see raceFilter)
+	thinking   atomic.Bool
+	noise      bool // junk, ERROR and OK lines before every move
+	muteAbout  bool // no answer to ABOUT
 }
 
 func main() {
@@ -36,6 +54,14 @@ func main() {
 	square := flag.Bool("square", false, "refuse RECTSTART (UNKNOWN), as square-only brains do")
 	ignoreEnd := flag.Bool("ignore-end", false, "do not exit at END nor at the end of input")
 	seed := flag.Uint64("seed", 0, "random seed (0: from the clock)")
+	startDelay := flag.Duration("start-delay", 0, "wait this long before OK to START, RECTSTART and RESTART")
+	infoDelay := flag.Duration("info-delay", 0, "take this long over INFO max_memory")
+	firstOver := flag.Duration("first-over", 0, "the first search takes timeout_turn plus this")
+	laterUnder := flag.Duration("later-under", 0, "later searches take timeout_turn less this")
+	race := flag.Duration("race", 0, "after each move stay \"thinking\" for this much CPU time, dropping the command word read meanwhile as Rapfi does")
+	wholeReads := flag.Bool("whole-reads", false, "exit with status 5 when a read(2) of stdin does not end a line (a command split across writes)")
+	noise := flag.Bool("noise", false, "write a junk line, an ERROR and an OK before every move")
+	muteAbout := flag.Bool("mute-about", false, "answer nothing to ABOUT")
 	flag.Parse()
 	time.AfterFunc(limit, func() { os.Exit(4) })
 	if *pidfile != "" {
@@ -48,7 +74,9 @@ func main() {
 		*seed = uint64(time.Now().UnixNano())
 	}
 	b := &brain{w: gomocup.NewWriter(os.Stdout), mode: *mode, after: *after, square: *square, ignoreEnd: *ignoreEnd,
-		rng: rand.New(rand.NewPCG(*seed, 1)), board: map[gomocup.Point]int{}}
+		rng: rand.New(rand.NewPCG(*seed, 1)), board: map[gomocup.Point]int{},
+		startDelay: *startDelay, infoDelay: *infoDelay, firstOver: *firstOver, laterUnder: *laterUnder,
+		timeLimit: *firstOver != 0 || *laterUnder != 0, turn: 30 * time.Second, race: *race, noise: *noise, muteAbout: *muteAbout}
 	if *transcript != "" {
 		f, err := os.OpenFile(*transcript, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
@@ -58,7 +86,14 @@ func main() {
 		b.log = f
 	}
 	fmt.Fprintln(os.Stderr, "gomocupbrain: ready, mode", *mode)
-	r := gomocup.NewReader(os.Stdin)
+	var in io.Reader = os.Stdin
+	if *wholeReads {
+		in = wholeReader{os.Stdin}
+	}
+	if b.race > 0 {
+		in = b.raceFilter(in)
+	}
+	r := gomocup.NewReader(in)
 	for {
 		c, err := r.Next()
 		if err != nil {
@@ -97,11 +132,21 @@ func (b *brain) handle(c gomocup.Command) {
 		}
 		b.width, b.height = c.Width, c.Height
 		clear(b.board)
+		time.Sleep(b.startDelay)
 		b.w.Response(gomocup.OK())
 	case gomocup.CmdRestart:
 		clear(b.board)
+		time.Sleep(b.startDelay)
 		b.w.Response(gomocup.OK())
 	case gomocup.CmdInfo:
+		switch c.Key {
+		case gomocup.InfoMaxMemory:
+			time.Sleep(b.infoDelay)
+		case gomocup.InfoTimeoutTurn:
+			if ms, err := strconv.Atoi(c.Value); err == nil {
+				b.turn = time.Duration(ms) * time.Millisecond
+			}
+		}
 	case gomocup.CmdBegin:
 		b.move()
 	case gomocup.CmdTurn:
@@ -117,6 +162,9 @@ func (b *brain) handle(c gomocup.Command) {
 		delete(b.board, c.Point)
 		b.w.Response(gomocup.OK())
 	case gomocup.CmdAbout:
+		if b.muteAbout {
+			return
+		}
 		b.w.Response(gomocup.Response{Kind: gomocup.ReplyAbout, About: []gomocup.AboutField{{Key: "name", Value: "gomocupbrain"}}})
 	case gomocup.CmdEnd:
 		if !b.ignoreEnd {
@@ -129,8 +177,25 @@ func (b *brain) handle(c gomocup.Command) {
 
 // move answers a move request, misbehaving once after good moves.
 func (b *brain) move() {
+	if b.race > 0 {
+		b.thinking.Store(true)
+		defer func() { go b.settle() }()
+	}
 	b.w.Response(gomocup.Response{Kind: gomocup.ReplyMessage, Text: fmt.Sprintf("thinking about move %d", b.moves+1)})
 	b.w.Response(gomocup.Response{Kind: gomocup.ReplyDebug, Text: fmt.Sprintf("%d stones", len(b.board))})
+	if b.noise {
+		fmt.Fprint(os.Stdout, "Searching... depth 12\n")
+		b.w.Response(gomocup.Error("Unknown command: time_left"))
+		b.w.Response(gomocup.OK())
+	}
+	if b.timeLimit {
+		d := b.turn - b.laterUnder
+		if b.searches == 0 {
+			d = b.turn + b.firstOver
+		}
+		b.searches++
+		time.Sleep(d)
+	}
 	if b.moves >= b.after {
 		switch b.mode {
 		case "silent":
@@ -152,6 +217,11 @@ func (b *brain) move() {
 		case "error":
 			b.w.Response(gomocup.Response{Kind: gomocup.ReplyError, Text: "I cannot play"})
 			return
+		case "huge":
+			fmt.Fprintf(os.Stdout, "MESSAGE %s\n", strings.Repeat("x", 8<<20))
+			return
+		case "stray":
+			defer func() { b.w.Response(gomocup.Move(gomocup.Point{X: b.width - 1, Y: b.height - 1})) }()
 		case "slow":
 			time.Sleep(time.Hour)
 		}
@@ -172,4 +242,71 @@ func (b *brain) move() {
 	b.board[p] = 1
 	b.moves++
 	b.w.Response(gomocup.Move(p))
+}
+
+// settle spins for b.race of process CPU time, then clears thinking: like
+// Rapfi's search thread, which writes its move and only then marks the
+// search over. CPU time, not wall time: a stopped process (SIGSTOP) does
+// not get any closer to clearing it.
+func (b *brain) settle() {
+	start := cpuTime()
+	for cpuTime()-start < b.race {
+	}
+	b.thinking.Store(false)
+}
+
+// cpuTime is the CPU time the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// raceFilter passes in's lines on, except that a line read while the brain
+// is still "thinking" after a move loses its first word, and each word
+// after it becomes a command of its own (with a millisecond between), as in
+// Rapfi's command loop, which reads a word with cin >> and drops it while
+// its search is not marked over: "TURN 9,4" then answers "ERROR Unknown
+// command: 9,4".
+func (b *brain) raceFilter(in io.Reader) io.Reader {
+	pr, pw := io.Pipe()
+	go func() {
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			line := sc.Text()
+			if !b.thinking.Load() {
+				if _, err := io.WriteString(pw, line+"\n"); err != nil {
+					return
+				}
+				continue
+			}
+			words := strings.Fields(line)
+			b.note("dropped while thinking: " + line)
+			for _, w := range words[min(1, len(words)):] {
+				time.Sleep(time.Millisecond)
+				if !b.thinking.Load() {
+					b.w.Response(gomocup.Error("Unknown command: %s", w))
+				}
+			}
+			time.Sleep(time.Millisecond)
+		}
+		pw.CloseWithError(sc.Err())
+	}()
+	return pr
+}
+
+// wholeReader exits with status 5 when a read ends inside a line: the
+// manager wrote a command in pieces.
+type wholeReader struct{ r io.Reader }
+
+func (w wholeReader) Read(p []byte) (int, error) {
+	n, err := w.r.Read(p)
+	if n > 0 && p[n-1] != '\n' && n < len(p) {
+		fmt.Fprintf(os.Stderr, "gomocupbrain: a read ended inside a line: %q\n", p[:n])
+		os.Exit(5)
+	}
+	return n, err
 }

@@ -13,7 +13,7 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", "random", "random, silent, junk, illegal, crash or refuse")
+	mode := flag.String("mode", "random", "random, silent, junk, illegal, crash, refuse, huge (an 8 MiB answer line), long (an answer of 30 lines of 60 KiB), wordy (a 1,000-byte answer) or stray (a second answer to genmove)")
 	after := flag.Int("after", 0, "good moves before misbehaving")
 	pidfile := flag.String("pidfile", "", "write the process id to this file")
 	transcript := flag.String("transcript", "", "append every command received to this file")
@@ -90,6 +90,19 @@ func main() {
 				case "refuse":
 					w.Failure(c, "I do not want to")
 					continue
+				case "wordy":
+					w.Success(c, strings.Repeat("4", 1000))
+					continue
+				case "huge": // one answer line of 8 MiB
+					fmt.Fprintf(os.Stdout, "=%d %s\n\n", c.ID, strings.Repeat("4", 8<<20))
+					continue
+				case "long": // an answer of 30 lines of 60 KiB
+					fmt.Fprintf(os.Stdout, "=%d 4", c.ID)
+					for range 30 {
+						fmt.Fprintf(os.Stdout, "\n%s", strings.Repeat("x", 60<<10))
+					}
+					fmt.Fprint(os.Stdout, "\n\n")
+					continue
 				}
 			}
 			legal := pos.LegalMoves(nil)
@@ -101,6 +114,9 @@ func main() {
 			pos.Play(m)
 			moves++
 			w.Success(c, pos.Rules().FormatMove(m))
+			if *mode == "stray" && moves > *after {
+				fmt.Fprint(os.Stdout, "= 1\n\n") // a second answer nobody asked for
+			}
 		default:
 			w.Failure(c, "unknown command")
 		}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/kinrow/kinrow/host/view"
+)
+
+const viewUsage = `Usage: kinrow view [--listen 127.0.0.1:8080] [RECORDS.jsonl ...]
+
+Serves a web page that replays the games of the records files (as kinrow
+match --out writes them): the list of games with filters, each game
+stepped move by move (buttons or the arrow keys) with its move times, a
+URL for every game and ply. Everything is in the binary: the page works
+offline. It listens on this machine only unless --listen says otherwise.
+Ctrl-C stops it. See docs/VIEWER.md.
+
+Flags:
+`
+
+func viewCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("kinrow view", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, viewUsage); fs.PrintDefaults() }
+	var hf hostFlags
+	hf.register(fs)
+	listen := fs.String("listen", view.DefaultAddr, "address to serve the page on (HOST:PORT; port 0 picks a free one)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return exitUsage
+	}
+	log, err := hf.logger(stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "kinrow view:", err)
+		return exitUsage
+	}
+	srv := view.New(view.Config{Logger: log})
+	for _, path := range fs.Args() {
+		// A bad file is reported here and on the page; the others are served.
+		if err := srv.AddFile(path); err != nil {
+			log.Error("records not loaded", "error", err)
+		}
+	}
+	ln, err := view.Listen(ctx, *listen, log)
+	if err != nil {
+		fmt.Fprintln(stderr, "kinrow view:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "kinrow view: http://%s/\n", ln.Addr())
+	if err := srv.Serve(ctx, ln); err != nil {
+		fmt.Fprintln(stderr, "kinrow view:", err)
+		return 1
+	}
+	return 0
+}
+
+// startLiveView serves the viewer with a live hub on addr, for kinrow match
+// --view: it prints the page's address on w and serves until ctx ends. The
+// match runner feeds the returned hub (GameStarted, Move, GameEnded,
+// Summary; see docs/VIEWER.md); games it ends join the page's replay list.
+func startLiveView(ctx context.Context, addr string, log hclog.Logger, w io.Writer) (*view.Hub, error) {
+	ln, err := view.Listen(ctx, addr, log)
+	if err != nil {
+		return nil, err
+	}
+	hub := view.NewHub()
+	srv := view.New(view.Config{Hub: hub, Logger: log})
+	fmt.Fprintf(w, "kinrow: watch the match at http://%s/\n", ln.Addr())
+	go func() {
+		if err := srv.Serve(ctx, ln); err != nil {
+			log.Error("viewer stopped", "error", err)
+		}
+	}()
+	return hub, nil
+}

@@ -1,0 +1,458 @@
+package view
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/kinrow/kinrow/engine/record"
+	"github.com/kinrow/kinrow/host/recordfmt"
+)
+
+//go:embed assets
+var assets embed.FS
+
+// DefaultAddr is where the viewer listens unless told otherwise: loopback.
+const DefaultAddr = "127.0.0.1:8080"
+
+// Config configures a Server.
+type Config struct {
+	// Hub, when set, feeds the live page (kinrow match --view); its ended
+	// games join the replay list after the files' games.
+	Hub    *Hub
+	Logger hclog.Logger
+}
+
+// Server serves the viewer: the page and its assets, the replay API over
+// the loaded records and, with a Hub, the live event stream.
+type Server struct {
+	hub *Hub
+	log hclog.Logger
+
+	mu       sync.Mutex
+	sources  []*source
+	problems []string // not tied to a source
+}
+
+// source is one records file of the replay list. A file added by path is
+// read again when its size or time changes (a match still writing it).
+type source struct {
+	path     string // "" for records read once
+	size     int64
+	mod      time.Time
+	games    []*replayGame
+	problems []string
+}
+
+// replayGame is one game of the replay list.
+type replayGame struct {
+	file string
+	rec  *record.Record
+	game *recordfmt.Game
+}
+
+// New returns a server with no records loaded.
+func New(cfg Config) *Server {
+	if cfg.Logger == nil {
+		cfg.Logger = hclog.NewNullLogger()
+	}
+	s := &Server{hub: cfg.Hub, log: cfg.Logger}
+	if s.hub != nil {
+		s.hub.setReplayBase(func() int {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			n := 0
+			for _, src := range s.sources {
+				n += len(src.games)
+			}
+			return n
+		})
+	}
+	return s
+}
+
+// load reads a source's records, replacing its games and problems.
+func (src *source) load(name string, r io.Reader) error {
+	recs, warns, err := recordfmt.LoadRecords(r, name)
+	src.problems = append([]string(nil), warns...)
+	src.games = nil
+	if err != nil {
+		src.problems = append(src.problems, err.Error())
+		return err
+	}
+	for i, rec := range recs {
+		g, err := recordfmt.FromRecord(rec)
+		if err != nil { // LoadRecords replayed it already
+			src.problems = append(src.problems, fmt.Sprintf("%s game %d: %v", name, i+1, err))
+			continue
+		}
+		src.games = append(src.games, &replayGame{file: name, rec: rec, game: g})
+	}
+	return nil
+}
+
+// loadPath (re)reads a source from its file.
+func (src *source) loadPath() error {
+	f, err := os.Open(src.path)
+	if err != nil {
+		src.games, src.problems = nil, []string{err.Error()}
+		return err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil {
+		src.size, src.mod = st.Size(), st.ModTime()
+	}
+	return src.load(src.path, f)
+}
+
+// AddRecords loads records into the replay list, once. Records that cannot
+// be read or are not kinrow's are returned as an error and also listed
+// among the page's problems; a torn last line is a problem only (the other
+// games load). The server serves whatever loaded.
+func (s *Server) AddRecords(name string, r io.Reader) error {
+	src := &source{}
+	err := src.load(name, r)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sources = append(s.sources, src)
+	return err
+}
+
+// AddFile loads the records file at path, as AddRecords does, and reads it
+// again whenever it has changed when the page asks (a match writing it).
+// A file that does not open is listed among the page's problems too.
+func (s *Server) AddFile(path string) error {
+	src := &source{path: path}
+	err := src.loadPath()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sources = append(s.sources, src)
+	return err
+}
+
+// AddProblem lists a problem on the page (e.g. a file that does not open).
+func (s *Server) AddProblem(msg string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.problems = append(s.problems, msg)
+}
+
+// allGames returns the replay list, files read again if they changed: the
+// files' games, then the hub's ended ones.
+func (s *Server) allGames() []*replayGame {
+	var games []*replayGame
+	s.mu.Lock()
+	for _, src := range s.sources {
+		if src.path != "" {
+			st, err := os.Stat(src.path)
+			if err != nil || st.Size() != src.size || !st.ModTime().Equal(src.mod) {
+				if err := src.loadPath(); err != nil {
+					s.log.Warn("records not reloaded", "error", err)
+				}
+			}
+		}
+		games = append(games, src.games...)
+	}
+	s.mu.Unlock()
+	if s.hub != nil {
+		for _, rec := range s.hub.finishedRecords() {
+			g, err := recordfmt.FromRecord(rec)
+			if err != nil {
+				continue
+			}
+			games = append(games, &replayGame{file: "live", rec: rec, game: g})
+		}
+	}
+	return games
+}
+
+// allProblems lists what the page reports in red.
+func (s *Server) allProblems() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := append([]string{}, s.problems...)
+	for _, src := range s.sources {
+		out = append(out, src.problems...)
+	}
+	return out
+}
+
+// Handler returns the HTTP handler of the viewer.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	static, _ := fs.Sub(assets, "assets")
+	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		page, _ := assets.ReadFile("assets/index.html")
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write(page)
+	})
+	mux.HandleFunc("GET /api/games", s.handleGames)
+	mux.HandleFunc("GET /api/games/{n}", s.handleGame)
+	mux.HandleFunc("GET /api/games/{n}/svg", s.handleGameSVG)
+	mux.HandleFunc("GET /api/live/{id}/svg", s.handleLiveSVG)
+	mux.HandleFunc("GET /api/events", s.handleEvents)
+	return mux
+}
+
+// gameSummary is a game of the list.
+type gameSummary struct {
+	N       int            `json:"n"`
+	File    string         `json:"file"`
+	Round   int            `json:"round,omitempty"`
+	Game    int            `json:"game,omitempty"`
+	Rules   string         `json:"rules"`
+	Players record.Players `json:"players"`
+	Result  string         `json:"result"`
+	Reason  string         `json:"reason"`
+	Forfeit string         `json:"forfeit,omitempty"`
+	Detail  string         `json:"detail,omitempty"`
+	Plies   int            `json:"plies"`
+}
+
+func summarize(n int, g *replayGame) gameSummary {
+	return gameSummary{N: n, File: g.file, Round: g.rec.Round, Game: g.rec.Game, Rules: g.rec.Rules,
+		Players: g.rec.Players, Result: g.rec.Result, Reason: string(g.rec.Reason), Forfeit: string(g.rec.Forfeit),
+		Detail: g.rec.Detail, Plies: len(g.game.Moves)}
+}
+
+// handleGames lists the games, filtered by ?bot= (either side, exact
+// name), ?result= (X+, O+, 0, or "open") and ?reason= (win, draw, forfeit,
+// resignation, adjudication, or a forfeit kind such as timeout).
+func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	bot, result, reason := q.Get("bot"), q.Get("result"), q.Get("reason")
+	if result == "open" {
+		result = ""
+	}
+	out := struct {
+		Games    []gameSummary `json:"games"`
+		Total    int           `json:"total"`
+		Bots     []string      `json:"bots"`
+		Problems []string      `json:"problems"`
+		Live     bool          `json:"live"`
+	}{Games: []gameSummary{}, Bots: []string{}, Problems: []string{}, Live: s.hub != nil}
+	seen := map[string]bool{}
+	games := s.allGames()
+	out.Total = len(games)
+	for i, g := range games {
+		for _, name := range []string{g.rec.Players.X, g.rec.Players.O} {
+			if !seen[name] {
+				seen[name] = true
+				out.Bots = append(out.Bots, name)
+			}
+		}
+		if bot != "" && g.rec.Players.X != bot && g.rec.Players.O != bot {
+			continue
+		}
+		if q.Has("result") && g.rec.Result != result {
+			continue
+		}
+		if reason != "" && string(g.rec.Reason) != reason && string(g.rec.Forfeit) != reason {
+			continue
+		}
+		out.Games = append(out.Games, summarize(i+1, g))
+	}
+	out.Problems = s.allProblems()
+	writeJSON(w, http.StatusOK, out)
+}
+
+// gameAt returns game n (from 1) or writes a 404 that says which exist.
+func (s *Server) gameAt(w http.ResponseWriter, r *http.Request) (*replayGame, int, bool) {
+	games := s.allGames()
+	text := r.PathValue("n")
+	n, err := strconv.Atoi(text)
+	if err != nil || n < 1 || n > len(games) {
+		msg := fmt.Sprintf("game %s does not exist: the records hold %d games", text, len(games))
+		if len(games) > 0 {
+			msg += fmt.Sprintf(" (1 to %d)", len(games))
+		}
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": msg})
+		return nil, 0, false
+	}
+	return games[n-1], n, true
+}
+
+func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
+	g, n, ok := s.gameAt(w, r)
+	if !ok {
+		return
+	}
+	writeJSON(w, http.StatusOK, struct {
+		gameSummary
+		Title string        `json:"title"`
+		Moves []record.Move `json:"moves"`
+		Cols  int           `json:"cols"`
+		Rows  int           `json:"rows"`
+		Kind  string        `json:"kind"`
+		Start time.Time     `json:"start"`
+	}{gameSummary: summarize(n, g), Title: g.game.Title(), Moves: g.rec.Moves, Cols: g.game.Rules.Cols,
+		Rows: g.game.Rules.Rows, Kind: g.game.Rules.Kind.String(), Start: g.rec.Start})
+}
+
+// plyParam reads ?ply= (default: the end).
+func plyParam(w http.ResponseWriter, r *http.Request, plies int) (int, bool) {
+	text := r.URL.Query().Get("ply")
+	if text == "" {
+		return plies, true
+	}
+	p, err := strconv.Atoi(text)
+	if err != nil || p < 0 || p > plies {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": fmt.Sprintf("ply %q: the game has plies 0 to %d", text, plies)})
+		return 0, false
+	}
+	return p, true
+}
+
+func (s *Server) handleGameSVG(w http.ResponseWriter, r *http.Request) {
+	g, _, ok := s.gameAt(w, r)
+	if !ok {
+		return
+	}
+	ply, ok := plyParam(w, r, len(g.game.Moves))
+	if !ok {
+		return
+	}
+	writeSVG(w, g.game, ply)
+}
+
+func (s *Server) handleLiveSVG(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.Atoi(r.PathValue("id"))
+	var g *recordfmt.Game
+	ok := false
+	if err == nil && s.hub != nil {
+		g, ok = s.hub.liveGame(id)
+	}
+	if !ok {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("no live game %q", r.PathValue("id"))})
+		return
+	}
+	ply, ok := plyParam(w, r, len(g.Moves))
+	if !ok {
+		return
+	}
+	writeSVG(w, g, ply)
+}
+
+func writeSVG(w http.ResponseWriter, g *recordfmt.Game, ply int) {
+	svg, err := g.SVG(ply)
+	if err != nil {
+		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
+		return
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Write(svg)
+}
+
+// handleEvents streams the hub's events as server-sent events: first a
+// "snapshot" of every live game and the summary, then "start", "move",
+// "end" and "summary" as they happen, and a comment every 15 s to keep
+// the connection open. Without a hub it answers 404.
+func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
+	if s.hub == nil {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no live match here: kinrow match --view serves one"})
+		return
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "streaming unsupported"})
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("X-Accel-Buffering", "no")
+	events, cancel := s.hub.Subscribe()
+	defer cancel()
+	tick := time.NewTicker(15 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-tick.C:
+			if _, err := io.WriteString(w, ": keep-alive\n\n"); err != nil {
+				return
+			}
+			flusher.Flush()
+		case ev, ok := <-events:
+			if !ok {
+				return // fell behind: the browser reconnects for a fresh snapshot
+			}
+			if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev.Kind, ev.Data); err != nil {
+				return
+			}
+			flusher.Flush()
+		}
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.Encode(v)
+}
+
+// Listen opens addr for the viewer. The error for a port in use says so
+// and how to choose another. A non-loopback address is logged as a
+// warning: the page has no authentication.
+func Listen(ctx context.Context, addr string, log hclog.Logger) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen address %q: want HOST:PORT, e.g. %s: %w", addr, DefaultAddr, err)
+	}
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return nil, fmt.Errorf("listen on %s: the port is in use (another kinrow view?): choose another with --listen, e.g. 127.0.0.1:0 for any free port: %w", addr, err)
+		}
+		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	if !IsLoopback(host) && log != nil {
+		log.Warn("the viewer listens beyond this machine: anyone who reaches the address sees the games (no authentication)", "address", ln.Addr().String())
+	}
+	return ln, nil
+}
+
+// IsLoopback reports whether host names only this machine.
+func IsLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Serve serves the handler on ln until ctx ends, then shuts down
+// (streams closed, at most 2 s for requests in flight).
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return ctx }}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("viewer: %w", err)
+	case <-ctx.Done():
+		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		srv.Shutdown(shut)
+		return nil
+	}
+}

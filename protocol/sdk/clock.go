@@ -1,0 +1,50 @@
+package sdk
+
+import (
+	"context"
+	"time"
+
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/protocol/botapi"
+)
+
+// MoveClock is the clock at one move request, as the host sent it with
+// GenMove. The game's time control came once, in Game.Time.
+type MoveClock struct {
+	// Budget is the time the host allots this move: from its request to
+	// the deadline in GenMove's context. Zero when there is no deadline.
+	Budget time.Duration
+	// Left is what each side (indexed by engine.X and engine.O) may use for
+	// its next move as the clocks stand: under a game clock its main time
+	// (plus a byo-yomi period when one follows) or what is left of its
+	// byo-yomi period; with a fixed time per move, that time.
+	Left [2]time.Duration
+}
+
+type moveClockKey struct{}
+
+func withMoveClock(ctx context.Context, c MoveClock) context.Context {
+	return context.WithValue(ctx, moveClockKey{}, c)
+}
+
+// MoveClockOf returns the move's clock from the context the SDK hands
+// Player.GenMove; false for any other context.
+func MoveClockOf(ctx context.Context) (MoveClock, bool) {
+	c, ok := ctx.Value(moveClockKey{}).(MoveClock)
+	return c, ok
+}
+
+// MoveShare returns the part of left, the time until the move's deadline,
+// to spend on the move at pos. Under a game clock (tc.Main or tc.Byo set)
+// it is left/max(8, (cells-ply)/2) + tc.Increment: the time spread over the
+// moves the side may still have to make (half the empty cells, at least 8),
+// plus the increment the move earns back, never more than left. With a
+// fixed time per move (or none) it is left whole. A left of zero or less is
+// returned as it is.
+func MoveShare(tc botapi.TimeControl, left time.Duration, pos *engine.Position) time.Duration {
+	if left <= 0 || !tc.Timed() {
+		return left
+	}
+	moves := max(8, (pos.Rules().Cells()-pos.Ply())/2)
+	return min(left, left/time.Duration(moves)+tc.Increment)
+}

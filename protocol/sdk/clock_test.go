@@ -1,0 +1,62 @@
+package sdk
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/protocol/botapi"
+)
+
+func TestMoveShare(t *testing.T) {
+	connect4 := engine.Connect4() // 42 cells
+	tictactoe, err := engine.ParseRules("tictactoe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomoku, err := engine.ParseRules("gomoku")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := time.Second
+	tests := []struct {
+		name  string
+		rules engine.Rules
+		ply   int
+		tc    botapi.TimeControl
+		left  time.Duration
+		want  time.Duration
+	}{
+		{"fixed time per move: all of it", connect4, 0, botapi.TimeControl{MoveTime: s}, s, s},
+		{"untimed: all of it", connect4, 10, botapi.TimeControl{}, 3 * s, 3 * s},
+		{"main time, empty board: 21 moves left", connect4, 0, botapi.TimeControl{Main: 21 * s}, 21 * s, s},
+		{"main time, ply 10: 16 moves left", connect4, 10, botapi.TimeControl{Main: 60 * s}, 32 * s, 2 * s},
+		{"at least 8 moves", tictactoe, 0, botapi.TimeControl{Main: 60 * s}, 8 * s, s},
+		{"increment added", connect4, 0, botapi.TimeControl{Main: 10 * s, Increment: 100 * time.Millisecond}, 21 * s, s + 100*time.Millisecond},
+		{"never more than left", tictactoe, 2, botapi.TimeControl{Main: s, Increment: 5 * s}, 2 * s, 2 * s},
+		{"byo-yomi only", gomoku, 0, botapi.TimeControl{Byo: 30 * s, ByoStones: 5}, 224 * s, 2 * s}, // 112 moves left,
+		{"no time left", connect4, 0, botapi.TimeControl{Main: s, Increment: s}, 0, 0},
+		{"past the deadline", connect4, 0, botapi.TimeControl{Main: s, Increment: s}, -s, -s},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pos := engine.NewPosition(tc.rules)
+			for pos.Ply() < tc.ply {
+				pos.Play(pos.LegalMoves(nil)[pos.Ply()%3])
+			}
+			if pos.Ply() != tc.ply || pos.Result() != engine.Open {
+				t.Fatalf("set-up: ply %d, %v", pos.Ply(), pos.Result())
+			}
+			if got := MoveShare(tc.tc, tc.left, pos); got != tc.want {
+				t.Errorf("MoveShare(%+v, %v, ply %d of %d cells) = %v, want %v", tc.tc, tc.left, tc.ply, tc.rules.Cells(), got, tc.want)
+			}
+		})
+	}
+}
+
+func TestMoveClockOfAnotherContext(t *testing.T) {
+	if c, ok := MoveClockOf(context.Background()); ok || c != (MoveClock{}) {
+		t.Errorf("MoveClockOf(Background) = %+v, %v", c, ok)
+	}
+}
