@@ -33,7 +33,7 @@ for p in munged slurmctld slurmd sbatch sinfo squeue scontrol; do
   command -v "$p" >/dev/null 2>&1 || PATH=$PATH:/usr/sbin
   command -v "$p" >/dev/null 2>&1 || cannot "$p is not installed (Debian: apt-get install slurm-wlm munge)"
 done
-[ -x "$BIN/kinrow" ] && [ -x "$BIN/kinrow-bot-random" ] || cannot "no $BIN/kinrow and bots: run make build first"
+[ -x "$BIN/kinrow" ] && [ -x "$BIN/kinrow-bot-random" ] || { echo "test-slurm: no $BIN/kinrow and bots: run make build first" >&2; exit 2; }
 
 T=$(mktemp -d /tmp/kinrow-slurm.XXXXXX)
 chmod 711 "$T" # munged wants its socket reachable by all
