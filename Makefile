@@ -8,7 +8,7 @@ BOT_BINS := $(addprefix $(BIN)/kinrow-bot-,$(BOTS))
 PBRAIN_BINS := $(BIN)/pbrain-kinrow $(addprefix $(BIN)/pbrain-kinrow-,$(BOTS))
 TEST_TIMEOUT ?= 15m
 
-.PHONY: all build run test test-long test-browser screenshots chromium bench fuzz generate vet clean $(BIN)/kinrow $(BOT_BINS) $(BIN)/pbrain-kinrow java java-skip java-course
+.PHONY: all build run test test-long test-slurm test-browser screenshots chromium bench fuzz generate vet clean $(BIN)/kinrow $(BOT_BINS) $(BIN)/pbrain-kinrow java java-skip java-course
 
 # The Java bridge (docs/BOTS.md, "Course players in Java"): built when javac
 # is installed (JDK 17 or later; .ci/run installs Debian's
@@ -96,6 +96,11 @@ screenshots: chromium
 # Long correctness runs against the shared Connect-4 sets.
 test-long: build
 	KINROW_LONG=1 $(GO) test -timeout 90m -count=1 ./...
+
+# Opt-in: a single-node Slurm (munge, slurmctld, slurmd; state in a temporary
+# directory) plays a job array of match shards, merged and checked (docs/SCALE.md).
+test-slurm: build
+	bash scripts/test-slurm.sh
 
 # Benchmarks behind docs/PERFORMANCE.md.
 bench: build

@@ -47,6 +47,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return serve(ctx, args[1:], stdin, stdout, stderr)
 		case "match":
 			return matchCmd(ctx, args[1:], stdout, stderr)
+		case "merge":
+			return mergeCmd(ctx, args[1:], stdout, stderr)
 		case "solve":
 			return solveCmd(ctx, args[1:], stdin, stdout, stderr)
 		case "pbrain":
@@ -78,6 +80,7 @@ func usage(w io.Writer) {
 Usage:
   kinrow [serve] [flags]   speak the text protocol on stdin/stdout (docs/PROTOCOL.md)
   kinrow match [flags]     play automated matches and tournaments (docs/MATCHES.md)
+  kinrow merge OUT IN...   join the record files of a match's shards (docs/SCALE.md)
   kinrow solve [flags]     solve positions read from stdin (kinrow solve -h)
   kinrow pbrain [flags]    be a Gomocup brain on stdin/stdout (kinrow pbrain -h)
   kinrow export [flags]    write records as PSQ, SGF, move lists or SVG (docs/VIEWER.md)

@@ -38,7 +38,7 @@ const matchUsage = `Usage: kinrow match --rules RULES --bot A --bot B [--bot C .
          [--openings FILE | --random-plies P] [--out FILE.jsonl] [--resume]
          [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized]
          [--gauntlet] [--seed S] [--bot-opt NAME:KEY=VALUE ...] [--max-plies N]
-         [--gomocup-tolerance 1s] [--format text|json]
+         [--gomocup-tolerance 1s] [--format text|json] [--shard I/N | --shard auto]
 
 Plays games between bots under the host's referee rules. Two bots play a
 match; more play a round robin, or with --gauntlet the first plays each of
@@ -46,7 +46,12 @@ the others. --games is the number of games per pairing; every opening is
 played twice with colours swapped. --out is never overwritten: a file that
 already holds games is refused unless --resume continues it. Ctrl-C,
 SIGTERM or SIGHUP abandon the games being played and print the summary of
-the finished ones. See docs/MATCHES.md.
+the finished ones. --shard I/N plays only the I-th (from 0) of N disjoint
+slices of the schedule, for running one schedule on many machines; join
+the shards' --out files with kinrow merge. --shard auto reads I and N from
+SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (a Slurm job array), or
+JOB_COMPLETION_INDEX and KINROW_SHARD_COUNT (a Kubernetes Indexed Job).
+See docs/MATCHES.md and docs/SCALE.md.
 
 Examples:
   kinrow match --rules connect4 --bot alphabeta --bot random --games 20 --movetime 100ms
@@ -80,6 +85,7 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	seed := fs.Uint64("seed", 1, "seed of the schedule (random openings)")
 	maxPlies := fs.Int("max-plies", 0, "adjudicate a draw after N plies (0: no limit)")
 	format := fs.String("format", "text", "summary format: text or json")
+	shardText := fs.String("shard", "", "play the I-th of N slices of the schedule (I/N, I from 0), or auto: from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX/KINROW_SHARD_COUNT")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -133,6 +139,21 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if *openings != "" && *randomPlies > 0 {
 		return bad("give --openings or --random-plies, not both")
+	}
+	var shard match.Shard
+	switch *shardText {
+	case "":
+	case "auto":
+		if shard, err = match.ShardFromEnv(os.Getenv); err != nil {
+			return bad("%v", err)
+		}
+	default:
+		if shard, err = match.ParseShard(*shardText); err != nil {
+			return bad("%v", err)
+		}
+	}
+	if !shard.Whole() && *out == "" {
+		return bad("--shard needs --out: a shard's records are what kinrow merge joins")
 	}
 	var sprtCfg *stats.SPRT
 	if *sprt != "" {
@@ -200,11 +221,14 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	cfg := match.Config{
 		Rules: rules, Bots: specs, Gauntlet: *gauntlet, Games: *games, Concurrency: *concurrency,
 		Clock: clock, Grace: hf.grace, Openings: ops, RandomPlies: *randomPlies, MaxPlies: *maxPlies,
-		Seed: *seed, SPRT: sprtCfg, Out: *out, Resume: *resume, GomocupTolerance: *gomocupTolerance,
+		Seed: *seed, Shard: shard, SPRT: sprtCfg, Out: *out, Resume: *resume, GomocupTolerance: *gomocupTolerance,
 		Loader: loader, Logger: log,
 	}
 	if err := cfg.Validate(); err != nil {
 		return bad("%v", err)
+	}
+	if !shard.Whole() {
+		log.Info("playing one shard of the schedule", "shard", shard.String(), "schedule", cfg.ScheduleID().String())
 	}
 	// match.Run checks --out (writable; new or empty unless --resume, whose
 	// records must all belong to this run) before any game starts: its

@@ -66,6 +66,10 @@ type Record struct {
 	End     time.Time `json:"end,omitzero"`
 	Round   int       `json:"round,omitempty"`
 	Game    int       `json:"game,omitempty"`
+	// Schedule identifies the schedule of the match that played the game
+	// (kinrow match: a hash of its settings and its shape), so that records
+	// of different schedules are never merged or resumed together.
+	Schedule string `json:"schedule,omitempty"`
 }
 
 // New starts the record of a game under rules between two named players.

@@ -41,9 +41,11 @@ type Config struct {
 	RandomPlies int
 	MaxPlies    int // 0: no limit
 	Seed        uint64
-	SPRT        *stats.SPRT
-	Out         string // JSON-lines file; "" for none
-	Resume      bool
+	// Shard plays one slice of the schedule (the zero Shard: all of it).
+	Shard  Shard
+	SPRT   *stats.SPRT
+	Out    string // JSON-lines file; "" for none
+	Resume bool
 	// GomocupTolerance is the time Gomocup engines may take beyond their
 	// timeout_turn before they forfeit (GomocupJudge gives 1 s). The loader
 	// applies it when it starts an engine; the runner only validates it.
@@ -54,6 +56,8 @@ type Config struct {
 	OnGame func(done, total int, rec *record.Record)
 	// OnPair is called with the SPRT's log-likelihood ratio after every pair.
 	OnPair func(llr float64, d stats.Decision)
+
+	scheduleID string // ScheduleID().String(), set by Run
 }
 
 // Validate checks a configuration before any game starts.
@@ -71,6 +75,11 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--gomocup-tolerance %v: must be 0 or more", c.GomocupTolerance)
 	case c.SPRT != nil && len(Pairings(len(c.Bots), c.Gauntlet)) != 1:
 		return errors.New("--sprt needs exactly two bots")
+	case c.SPRT != nil && !c.Shard.Whole():
+		return errors.New("--sprt with --shard: a shard sees only its own games; play the shards without --sprt, join them with kinrow merge, and run kinrow match --resume --sprt ... on the merged file for the verdict")
+	}
+	if err := c.Shard.Validate(); err != nil {
+		return err
 	}
 	if c.SPRT != nil {
 		if err := c.SPRT.Validate(); err != nil {
@@ -109,10 +118,12 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = hclog.NewNullLogger()
 	}
+	cfg.scheduleID = cfg.ScheduleID().String()
 	jobs, err := Schedule(cfg.Rules, len(cfg.Bots), cfg.Gauntlet, cfg.Games, cfg.Openings, cfg.RandomPlies, cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
+	jobs = cfg.Shard.Select(jobs)
 	sum := newSummary(&cfg)
 	var out *os.File
 	if cfg.Out != "" {
@@ -257,10 +268,12 @@ func appendRecord(f *os.File, rec *record.Record) error {
 	return f.Sync()
 }
 
-// numbered is a record with its line number in the file, from 1.
+// numbered is a record with its line number in the file, from 1, and the
+// line itself (without its newline).
 type numbered struct {
 	line int
 	rec  *record.Record
+	raw  []byte
 }
 
 // recordPrefix is how every record line starts (Rules is the first field),
@@ -272,7 +285,8 @@ var recordPrefix = []byte(`{"rules":`)
 // a record: tail is the offset it starts at, where the file must be cut
 // before anything is appended, or -1. A complete last record without its
 // newline gets one (tail == len(data), needNewline). Any other bad line is
-// an error naming its line number.
+// an error naming the file and the line number. It is the one reader of
+// record files: --resume and kinrow merge both use it.
 func readRecords(path string, data []byte) (recs []numbered, tail int64, needNewline bool, err error) {
 	tail = -1
 	lines := bytes.Split(data, []byte("\n"))
@@ -292,9 +306,9 @@ func readRecords(path string, data []byte) (recs []numbered, tail int64, needNew
 			if last && (bytes.HasPrefix(line, recordPrefix) || bytes.HasPrefix(recordPrefix, line)) {
 				return recs, int64(start), false, nil // torn last line
 			}
-			return nil, -1, false, fmt.Errorf("--resume: %s:%d: %w", path, i+1, perr)
+			return nil, -1, false, fmt.Errorf("%s:%d: %w", path, i+1, perr)
 		}
-		recs = append(recs, numbered{line: i + 1, rec: rec})
+		recs = append(recs, numbered{line: i + 1, rec: rec, raw: bytes.TrimSpace(line)})
 		if last {
 			needNewline = true
 		}
@@ -315,7 +329,7 @@ func (s *Summary) resume(out *os.File, path string, jobs []Job) (map[[2]int]bool
 	}
 	recs, tail, needNewline, err := readRecords(path, data)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("--resume: %w", err)
 	}
 	byKey := make(map[[2]int]Job, len(jobs))
 	for _, j := range jobs {
@@ -391,7 +405,7 @@ func playGame(ctx context.Context, cfg *Config, j Job, procs map[string]referee.
 		}
 	}
 	rec := g.Record()
-	rec.Round, rec.Game, rec.Opening = j.Round, j.Game, len(j.Opening)
+	rec.Round, rec.Game, rec.Opening, rec.Schedule = j.Round, j.Game, len(j.Opening), cfg.scheduleID
 	for c := range 2 {
 		color := engine.Color(c)
 		p := procs[names[c]]

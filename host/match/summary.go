@@ -82,6 +82,9 @@ func (s *Summary) checkScheduled(rec *record.Record, jobs map[[2]int]Job) error 
 	}
 	j, ok := jobs[[2]int{rec.Round, rec.Game}]
 	if !ok {
+		if sh := s.cfg.Shard; !sh.Whole() && rec.Game >= 1 && rec.Game <= s.cfg.Games {
+			return fmt.Errorf("round %d game %d is outside shard %s of the schedule (another --shard?)", rec.Round, rec.Game, sh)
+		}
 		return fmt.Errorf("round %d game %d is outside the schedule: this run plays games 1 to %d of each round (another --games?)",
 			rec.Round, rec.Game, s.cfg.Games)
 	}
@@ -103,6 +106,21 @@ func (s *Summary) checkScheduled(rec *record.Record, jobs map[[2]int]Job) error 
 		return fmt.Errorf("round %d game %d opens with %q; this run's schedule opens it with %q (another --seed, --openings or --random-plies?)",
 			rec.Round, rec.Game, strings.Join(got, " "), strings.Join(want, " "))
 	}
+	if err := checkFinished(rec); err != nil {
+		return err
+	}
+	// Last, so that the checks above name what differs when they can.
+	// Records written before schedules had identities have none.
+	if rec.Schedule != "" && rec.Schedule != s.cfg.scheduleID {
+		return fmt.Errorf("round %d game %d belongs to schedule %s; this run's is %s: another setting (--movetime/--tc, --max-plies, --bot-opt, --seed, --openings, ...) makes other games",
+			rec.Round, rec.Game, rec.Schedule, s.cfg.scheduleID)
+	}
+	return nil
+}
+
+// checkFinished tells whether a record is a finished game whose result,
+// reason and winner agree.
+func checkFinished(rec *record.Record) error {
 	var winner string
 	switch rec.Result {
 	case "X+":
