@@ -23,6 +23,7 @@ import (
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
 	"github.com/kinrow/kinrow/host/match"
+	"github.com/kinrow/kinrow/host/ratings"
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/host/stats"
 )
@@ -39,6 +40,7 @@ const matchUsage = `Usage: kinrow match --rules RULES --bot A --bot B [--bot C .
          [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized]
          [--gauntlet] [--seed S] [--bot-opt NAME:KEY=VALUE ...] [--max-plies N]
          [--gomocup-tolerance 1s] [--format text|json] [--shard I/N | --shard auto]
+         [--view 127.0.0.1:8080]
 
 Plays games between bots under the host's referee rules. Two bots play a
 match; more play a round robin, or with --gauntlet the first plays each of
@@ -85,6 +87,7 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	seed := fs.Uint64("seed", 1, "seed of the schedule (random openings)")
 	maxPlies := fs.Int("max-plies", 0, "adjudicate a draw after N plies (0: no limit)")
 	format := fs.String("format", "text", "summary format: text or json")
+	viewAddr := fs.String("view", "", "serve a live web page of the match at ADDR, e.g. 127.0.0.1:8080 (loopback unless another address is given; see docs/VIEWER.md)")
 	shardText := fs.String("shard", "", "play the I-th of N slices of the schedule (I/N, I from 0), or auto: from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX/KINROW_SHARD_COUNT")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -252,6 +255,11 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "sprt: llr %.2f (%.2f, %.2f) %s\n", llr, lo, hi, d)
 		}
 	}
+	if *viewAddr != "" {
+		if err := watchMatch(ctx, *viewAddr, &cfg, log, stderr); err != nil {
+			return bad("%v", err)
+		}
+	}
 	sum, err := match.Run(ctx, cfg)
 	if bar != nil {
 		bar.Finish()
@@ -264,11 +272,14 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	if *format == "json" {
-		if err := writeSummaryJSON(stdout, sum, sprtCfg); err != nil {
+		if err := writeSummaryJSON(stdout, sum, sprtCfg, standingsJSON(sum, len(specs), log)); err != nil {
 			fmt.Fprintln(stderr, "kinrow match:", err)
 		}
 	} else {
 		writeSummaryText(stdout, sum, sprtCfg)
+		if err := writeStandings(stdout, sum, len(specs)); err != nil {
+			log.Warn("no standings", "error", err)
+		}
 	}
 	if sum.Interrupted {
 		fmt.Fprintln(stderr, "kinrow match: interrupted; finished games are kept")
@@ -432,6 +443,8 @@ type (
 		Interrupted bool          `json:"interrupted"`
 		Pairings    []jsonPairing `json:"pairings"`
 		SPRT        *jsonSPRT     `json:"sprt,omitempty"`
+		// Standings are the ratings of every bot of a run of three or more.
+		Standings *ratings.Report `json:"standings,omitempty"`
 	}
 	jsonPairing struct {
 		A         string  `json:"a"`
@@ -497,8 +510,8 @@ func toJSONBot(p *match.PairingStats, name string) jsonBot {
 	return b
 }
 
-func writeSummaryJSON(w io.Writer, sum *match.Summary, sprt *stats.SPRT) error {
-	out := jsonSummary{Rules: sum.Rules, Games: sum.Games, Interrupted: sum.Interrupted, Pairings: []jsonPairing{}}
+func writeSummaryJSON(w io.Writer, sum *match.Summary, sprt *stats.SPRT, standings *ratings.Report) error {
+	out := jsonSummary{Rules: sum.Rules, Games: sum.Games, Interrupted: sum.Interrupted, Pairings: []jsonPairing{}, Standings: standings}
 	for _, p := range sum.Pairings {
 		e := p.Elo
 		out.Pairings = append(out.Pairings, jsonPairing{

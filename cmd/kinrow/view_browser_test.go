@@ -31,7 +31,8 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
-// End to end: kinrow match --view ADDR between two bots, the page open on
+// End to end: kinrow match --view ADDR, alphabeta against itself (games
+// long enough to watch them grow), the page open on
 // its live tab: the game's moves appear on its card in the order of the
 // record (every board seen is a prefix of the final game) and the result
 // shows when the game ends. It needs kinrow match --view (wired by the
@@ -44,7 +45,7 @@ func TestMatchViewLiveInBrowser(t *testing.T) {
 		t.Skip("kinrow match has no --view yet")
 	}
 	out := filepath.Join(t.TempDir(), "games.jsonl")
-	cmd := kinrowCmd(t, "match", "--rules", "connect4", "--bot", "alphabeta", "--bot", "random", "--games", "2",
+	cmd := kinrowCmd(t, "match", "--rules", "connect4", "--bot", "alphabeta", "--bot", "alphabeta", "--games", "2",
 		"--movetime", "250ms", "--out", out, "--view", "127.0.0.1:0", "--log-level", "info")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

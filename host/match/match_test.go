@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -573,4 +574,52 @@ func FuzzReadRecords(f *testing.F) {
 			t.Fatalf("needNewline for %q", data)
 		}
 	})
+}
+
+// The live hooks see every game start with its opening and every move a
+// bot played, in order: replaying what they saw gives each record's moves.
+func TestLiveHooksSeeEveryMove(t *testing.T) {
+	cfg := config(t, &fakeLoader{}, "first", "random")
+	cfg.Games, cfg.RandomPlies = 6, 2
+	var mu sync.Mutex
+	seen := map[[2]int][]string{}
+	cfg.OnGameStart = func(rec *record.Record) {
+		mu.Lock()
+		defer mu.Unlock()
+		key := [2]int{rec.Round, rec.Game}
+		if _, dup := seen[key]; dup {
+			t.Errorf("game %v started twice", key)
+		}
+		for _, m := range rec.Moves {
+			seen[key] = append(seen[key], m.Move)
+		}
+		if len(seen[key]) != 2 {
+			t.Errorf("game %v started with %d opening moves, want 2", key, len(seen[key]))
+		}
+	}
+	cfg.OnMove = func(rec *record.Record, m engine.Move) {
+		mu.Lock()
+		defer mu.Unlock()
+		key := [2]int{rec.Round, rec.Game}
+		seen[key] = append(seen[key], cfg.Rules.FormatMove(m))
+		if last := rec.Moves[len(rec.Moves)-1].Move; last != cfg.Rules.FormatMove(m) {
+			t.Errorf("game %v: OnMove %s, but the record's last move is %s", key, cfg.Rules.FormatMove(m), last)
+		}
+	}
+	sum, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Records) != 6 {
+		t.Fatalf("%d records in the summary, want 6", len(sum.Records))
+	}
+	for _, rec := range sum.Records {
+		var want []string
+		for _, m := range rec.Moves {
+			want = append(want, m.Move)
+		}
+		if got := seen[[2]int{rec.Round, rec.Game}]; !slices.Equal(got, want) {
+			t.Errorf("game %d: the hooks saw %v, the record has %v", rec.Game, got, want)
+		}
+	}
 }

@@ -56,6 +56,14 @@ type Config struct {
 	OnGame func(done, total int, rec *record.Record)
 	// OnPair is called with the SPRT's log-likelihood ratio after every pair.
 	OnPair func(llr float64, d stats.Decision)
+	// OnGameStart is called when a game is set up (both bots attached, the
+	// opening played: rec.Moves holds it), and OnMove after every move a
+	// bot played in it. Both are called from the worker playing the game,
+	// concurrently for games played side by side; rec is the game's record
+	// so far, which the callee must not keep or change. A game that starts
+	// may still be abandoned (the run stopped) and never reach OnGame.
+	OnGameStart func(rec *record.Record)
+	OnMove      func(rec *record.Record, m engine.Move)
 
 	scheduleID string // ScheduleID().String(), set by Run
 }
@@ -438,17 +446,24 @@ func playGame(ctx context.Context, cfg *Config, j Job, procs map[string]referee.
 			return rec
 		}
 	}
+	if cfg.OnGameStart != nil {
+		cfg.OnGameStart(g.Record())
+	}
 	for !g.Over() {
 		if cfg.MaxPlies > 0 && g.Position().Ply() >= cfg.MaxPlies {
 			g.Adjudicate(fmt.Sprintf("draw by the move limit of %d plies", cfg.MaxPlies))
 			break
 		}
-		if _, err := g.GenMove(ctx, g.Position().ToMove()); err != nil || ctx.Err() != nil {
+		out, err := g.GenMove(ctx, g.Position().ToMove())
+		if err != nil || ctx.Err() != nil {
 			// Interrupted or stopped by the run: a move sent to the
 			// opponent under the cancelled context fails, and the
 			// referee would blame the healthy opponent for it.
 			cfg.Logger.Debug("game abandoned", "round", j.Round, "game", j.Game, "cause", context.Cause(ctx), "error", err)
 			return nil
+		}
+		if out.Played && cfg.OnMove != nil {
+			cfg.OnMove(g.Record(), out.Move)
 		}
 	}
 	if ctx.Err() != nil {

@@ -36,8 +36,11 @@ type Summary struct {
 	Games       int
 	Decision    stats.Decision
 	Interrupted bool
-	cfg         *Config
-	pairs       [][2]int
+	// Records are the games counted, those of a resumed --out first, in
+	// the order they were counted.
+	Records []*record.Record
+	cfg     *Config
+	pairs   [][2]int
 }
 
 func newSummary(cfg *Config) *Summary {
@@ -143,6 +146,7 @@ func (s *Summary) add(rec *record.Record) (pairDone bool) {
 		return false
 	}
 	s.Games++
+	s.Records = append(s.Records, rec)
 	ps := s.Pairings[rec.Round-1]
 	scoreA := 0.5
 	switch {

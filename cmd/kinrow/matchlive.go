@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/engine/record"
+	"github.com/kinrow/kinrow/host/match"
+	"github.com/kinrow/kinrow/host/ratings"
+	"github.com/kinrow/kinrow/host/stats"
+	"github.com/kinrow/kinrow/host/view"
+)
+
+// liveMatch feeds a running match to the viewer's hub (kinrow match
+// --view): games as they start, their moves, their records when they end,
+// and the summary table after every game.
+type liveMatch struct {
+	hub  *view.Hub
+	sprt *stats.SPRT
+
+	mu    sync.Mutex
+	ids   map[[2]int]int // (round, game) → the hub's game id
+	rows  map[int]*view.SummaryRow
+	order []int // rounds in the order their first game ended
+	llr   *float64
+	dec   stats.Decision
+}
+
+// watchMatch starts the viewer on addr and hooks it to cfg's callbacks,
+// chaining the ones already set.
+func watchMatch(ctx context.Context, addr string, cfg *match.Config, log hclog.Logger, stderr io.Writer) error {
+	hub, err := startLiveView(ctx, addr, log, stderr)
+	if err != nil {
+		return fmt.Errorf("--view %s: %w", addr, err)
+	}
+	l := &liveMatch{hub: hub, sprt: cfg.SPRT, ids: map[[2]int]int{}, rows: map[int]*view.SummaryRow{}}
+	cfg.OnGameStart = l.started
+	cfg.OnMove = l.moved
+	onGame, onPair := cfg.OnGame, cfg.OnPair
+	cfg.OnGame = func(done, total int, rec *record.Record) {
+		if onGame != nil {
+			onGame(done, total, rec)
+		}
+		l.ended(done, total, rec)
+	}
+	cfg.OnPair = func(llr float64, d stats.Decision) {
+		if onPair != nil {
+			onPair(llr, d)
+		}
+		l.mu.Lock()
+		l.llr, l.dec = &llr, d
+		l.mu.Unlock()
+	}
+	return nil
+}
+
+func (l *liveMatch) id(rec *record.Record) int {
+	key := [2]int{rec.Round, rec.Game}
+	id, ok := l.ids[key]
+	if !ok {
+		id = len(l.ids) + 1
+		l.ids[key] = id
+	}
+	return id
+}
+
+func (l *liveMatch) started(rec *record.Record) {
+	rules, err := engine.ParseRules(rec.Rules)
+	if err != nil {
+		return
+	}
+	l.mu.Lock()
+	id := l.id(rec)
+	l.mu.Unlock()
+	l.hub.GameStarted(view.GameInfo{ID: id, Round: rec.Round, Game: rec.Game, Rules: rules, Players: rec.Players})
+	for _, mv := range rec.Moves { // the opening
+		if m, err := rules.ParseMove(mv.Move); err == nil {
+			l.hub.Move(id, m, mv.MS, nil)
+		}
+	}
+}
+
+func (l *liveMatch) moved(rec *record.Record, m engine.Move) {
+	l.mu.Lock()
+	id := l.id(rec)
+	l.mu.Unlock()
+	l.hub.Move(id, m, rec.Moves[len(rec.Moves)-1].MS, nil)
+}
+
+// ended passes the finished record on and the summary so far: one row per
+// pairing, from the side of the bot that had x in the pairing's first
+// finished game.
+func (l *liveMatch) ended(done, total int, rec *record.Record) {
+	l.mu.Lock()
+	id := l.id(rec)
+	row, ok := l.rows[rec.Round]
+	if !ok {
+		row = &view.SummaryRow{A: rec.Players.X, B: rec.Players.O}
+		l.rows[rec.Round] = row
+		l.order = append(l.order, rec.Round)
+	}
+	switch {
+	case rec.Winner == nil:
+		row.Draws++
+	case *rec.Winner == row.A:
+		row.Wins++
+	default:
+		row.Losses++
+	}
+	e := stats.WDL{W: row.Wins, D: row.Draws, L: row.Losses}.Elo()
+	row.Elo, row.EloErr = finite(e.Elo), finite(eloError(e))
+	sum := view.Summary{Done: done, Total: total}
+	for _, r := range l.order {
+		sum.Rows = append(sum.Rows, *l.rows[r])
+	}
+	if l.sprt != nil && l.llr != nil && len(sum.Rows) == 1 {
+		lo, hi := l.sprt.Bounds()
+		llr := *l.llr
+		sum.Rows[0].LLR, sum.Rows[0].LLRLower, sum.Rows[0].LLRUpper = &llr, lo, hi
+		if l.dec != stats.Continue {
+			sum.Decision = l.dec.String()
+		}
+	}
+	l.mu.Unlock()
+	l.hub.GameEnded(id, rec)
+	l.hub.Summary(sum)
+}
+
+// writeStandings prints the ratings of every bot of a round robin or a
+// gauntlet (three or more bots) under the pair rows.
+func writeStandings(w io.Writer, sum *match.Summary, bots int) error {
+	if bots < 3 || len(sum.Records) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w)
+	return ratings.WriteStandings(w, sum.Records)
+}
+
+// standingsJSON is the ratings report of a run of three or more bots for
+// --format json (nil otherwise, or when no rating can be made).
+func standingsJSON(sum *match.Summary, bots int, log hclog.Logger) *ratings.Report {
+	if bots < 3 || len(sum.Records) == 0 {
+		return nil
+	}
+	rep, err := ratings.Fit(sum.Records, ratings.Options{FallbackPrior: ratings.DefaultPrior})
+	if err != nil {
+		log.Warn("no standings", "error", err)
+		return nil
+	}
+	return rep
+}
