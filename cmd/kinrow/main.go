@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+	"golang.org/x/term"
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/botpath"
@@ -188,11 +189,22 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 		Loader: loader, Rules: rules, DefaultBot: *bot, Grace: hf.grace,
 		MoveTime: *movetime, Logger: log, Version: version(),
 	})
+	if onTerminal(stdin) && onTerminal(stdout) {
+		// A person at a terminal gets a greeting; a GTP controller (pipes)
+		// sees nothing it did not ask for.
+		fmt.Fprintf(stderr, "kinrow %s: %s. Type help for the commands, quit to leave.\n", version(), rules)
+	}
 	if err := s.Serve(ctx, stdin, stdout); err != nil && !errors.Is(err, context.Canceled) {
 		log.Error("session ended", "error", err)
 		return 1
 	}
 	return 0
+}
+
+// onTerminal reports whether f is a terminal (not a pipe or a file).
+func onTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	return ok && term.IsTerminal(int(file.Fd()))
 }
 
 // version is the module version of the build, or "dev".

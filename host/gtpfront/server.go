@@ -178,6 +178,7 @@ func (s *Server) commands() map[string]handler {
 			sort.Strings(names)
 			return strings.Join(names, "\n"), nil
 		}},
+		"help":            {"", 0, 0, s.cmdHelp},
 		"quit":            {"", 0, 0, func(context.Context, []string) (string, error) { s.quit = true; return "", nil }},
 		"rules":           {"RULES | rules connectx|mnk ROWS COLS K", 1, 4, s.cmdRules},
 		"boardsize":       {"N", 1, 1, s.cmdBoardsize},
@@ -474,7 +475,10 @@ func (s *Server) cmdShowboard(context.Context, []string) (string, error) {
 	if s.game.Over() {
 		status = fmt.Sprintf("%s, %s", s.game.Rules(), s.game.Record().Summary())
 	}
-	return "\n" + p.Diagram() + "\n" + status, nil
+	if m := p.LastMove(); m != engine.NoMove {
+		status += fmt.Sprintf(" (last move %s)", p.Rules().FormatMove(m))
+	}
+	return "\n" + markedDiagram(p) + "\n" + status, nil
 }
 
 func (s *Server) cmdFinalScore(context.Context, []string) (string, error) {
