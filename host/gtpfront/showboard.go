@@ -45,7 +45,7 @@ func markedDiagram(p *engine.Position) string {
 	for _, cell := range recordfmt.WinningLine(p) {
 		line, col := at(cell)
 		if line < len(lines) && col < len(lines[line]) {
-			set(line, col, strings.ToUpper(lines[line][col:col+1])[0])
+			set(line, col, strings.ToUpper(lines[line][col : col+1])[0])
 		}
 	}
 	before := p.Clone()
