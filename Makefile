@@ -72,8 +72,13 @@ run: build
 	$(BIN)/kinrow --rules connect4
 
 # Every test, quick enough for CI (long checks: make test-long; figures: make bench).
+# The end-to-end packages (real processes on 100 ms clocks) run after the
+# others, one at a time, so the unit tests' CPU load does not eat their
+# deadlines on a 2-core machine.
+E2E_PKGS := ./cmd/kinrow ./scripts
 test: build vet
-	$(GO) test -timeout $(TEST_TIMEOUT) -count=1 ./...
+	$(GO) test -timeout $(TEST_TIMEOUT) -count=1 $$($(GO) list ./... | grep -v -e '/cmd/kinrow$$' -e '/scripts$$')
+	$(GO) test -timeout $(TEST_TIMEOUT) -count=1 -p 1 $(E2E_PKGS)
 
 vet:
 	$(GO) vet ./...
