@@ -40,7 +40,7 @@ const matchUsage = `Usage: kinrow match --rules RULES --bot A --bot B [--bot C .
          [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized]
          [--gauntlet] [--seed S] [--bot-opt NAME:KEY=VALUE ...] [--max-plies N]
          [--gomocup-tolerance 1s] [--format text|json] [--shard I/N | --shard auto]
-         [--view 127.0.0.1:8080]
+         [--out-format text,sgf,psq] [--view 127.0.0.1:8080]
 
 Plays games between bots under the host's referee rules. Two bots play a
 match; more play a round robin, or with --gauntlet the first plays each of
@@ -87,6 +87,7 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	seed := fs.Uint64("seed", 1, "seed of the schedule (random openings)")
 	maxPlies := fs.Int("max-plies", 0, "adjudicate a draw after N plies (0: no limit)")
 	format := fs.String("format", "text", "summary format: text or json")
+	outFormat := fs.String("out-format", "", "also write each finished game as text (FILE.txt, move strings), sgf (FILE.sgf) or psq (FILE.psq/, a file a game), comma-separated; FILE is --out without its extension")
 	viewAddr := fs.String("view", "", "serve a live web page of the match at ADDR, e.g. 127.0.0.1:8080 (loopback unless another address is given; see docs/VIEWER.md)")
 	shardText := fs.String("shard", "", "play the I-th of N slices of the schedule (I/N, I from 0), or auto: from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX/KINROW_SHARD_COUNT")
 	if err := fs.Parse(args); err != nil {
@@ -253,6 +254,21 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		lo, hi := sprtCfg.Bounds()
 		if bar == nil {
 			fmt.Fprintf(stderr, "sprt: llr %.2f (%.2f, %.2f) %s\n", llr, lo, hi, d)
+		}
+	}
+	if *outFormat != "" {
+		exp, err := newGameExport(*outFormat, *out, rules, *resume)
+		if err != nil {
+			return bad("%v", err)
+		}
+		onGame := cfg.OnGame
+		cfg.OnGame = func(done, total int, rec *record.Record) {
+			if onGame != nil {
+				onGame(done, total, rec)
+			}
+			if err := exp.write(rec); err != nil {
+				log.Error("--out-format: the game is in --out, not in the exported files", "round", rec.Round, "game", rec.Game, "error", err)
+			}
 		}
 	}
 	if *viewAddr != "" {
