@@ -61,8 +61,11 @@ func TestPlaysThroughTheSDK(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if took := time.Since(start); took > tc.MoveTime+20*time.Millisecond {
-					t.Errorf("move %d took %v", i, took)
+				// A bot that ignores its deadline takes seconds; a loaded
+				// 2-core machine (other test packages run beside this one)
+				// can add hundreds of milliseconds to one that keeps it.
+				if took := time.Since(start); took > tc.MoveTime+time.Second {
+					t.Errorf("move %d took %v with a %v deadline", i, took, tc.MoveTime)
 				}
 				m, err := r.ParseMove(text)
 				if err != nil {
