@@ -59,7 +59,8 @@ type Searcher struct {
 	mark      []uint32 // candidate marks, by generation
 	gen       uint32
 	history   []engine.Move
-	sym       *symmetries
+	sym       *engine.Symmetries // the board's, for the table's key (the least symmetric hash)
+	symh      engine.SymHash     // the working position's hash under each symmetry
 }
 
 // New returns a searcher for rules.
@@ -90,9 +91,9 @@ func (s *Searcher) reset(pos *engine.Position) {
 	s.pos = engine.NewPosition(s.rules)
 	s.win = newWindows(s.rules)
 	if s.sym == nil {
-		s.sym = newSymmetries(s.rules)
+		s.sym = s.rules.Symmetries()
 	}
-	clear(s.sym.hash)
+	s.symh = s.sym.Hashes(s.pos)
 	for _, m := range pos.Moves(nil) {
 		s.play(m)
 	}
@@ -138,7 +139,7 @@ func (s *Searcher) play(m engine.Move) {
 	cell := s.pos.Cell(m)
 	s.pos.Play(m)
 	s.win.update(cell, c, 1)
-	s.sym.toggle(cell, c)
+	s.symh.Toggle(cell, c)
 }
 
 func (s *Searcher) undo() {
@@ -150,7 +151,7 @@ func (s *Searcher) undo() {
 	c := s.pos.ToMove().Other()
 	s.pos.Undo()
 	s.win.update(cell, c, -1)
-	s.sym.toggle(cell, c)
+	s.symh.Toggle(cell, c)
 }
 
 // Nodes is the number of nodes searched since the searcher was made.
@@ -259,11 +260,11 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) (int32, error) {
 		s.hitLeaf = true
 		return s.evaluate(), nil
 	}
-	key, k := s.sym.key()
+	key, k := s.symh.Least()
 	e := &s.tt[key&s.mask]
 	ttMove := engine.NoMove
 	if e.key == key {
-		ttMove = s.sym.move(engine.Move(e.move), s.sym.inv[k])
+		ttMove = s.sym.Move(s.sym.Inverse(k), engine.Move(e.move))
 		if int(e.depth) >= depth {
 			v := fromTT(e.value, ply)
 			if (e.flag == flagExact) || (e.flag == flagLower && v >= beta) || (e.flag == flagUpper && v <= alpha) {
@@ -325,7 +326,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) (int32, error) {
 	case best >= beta:
 		flag = flagLower
 	}
-	*e = ttEntry{key: key, value: toTT(best, ply), move: int32(s.sym.move(bestMove, k)), depth: int16(depth), flag: flag, heur: s.hitLeaf}
+	*e = ttEntry{key: key, value: toTT(best, ply), move: int32(s.sym.Move(k, bestMove)), depth: int16(depth), flag: flag, heur: s.hitLeaf}
 	s.hitLeaf = s.hitLeaf || outerLeaf
 	return best, nil
 }
@@ -507,10 +508,10 @@ func Score(pos *engine.Position, v int32) int {
 // root returns the table's entry for the searcher's current position and
 // its best move mapped back from the table's orientation.
 func (s *Searcher) root() (ttEntry, engine.Move, bool) {
-	key, k := s.sym.key()
+	key, k := s.symh.Least()
 	e := s.tt[key&s.mask]
 	if e.key != key {
 		return e, engine.NoMove, false
 	}
-	return e, s.sym.move(engine.Move(e.move), s.sym.inv[k]), true
+	return e, s.sym.Move(s.sym.Inverse(k), engine.Move(e.move)), true
 }
