@@ -286,11 +286,13 @@ func (l *Loader) probe(e botpath.Entry) (*probe, error) {
 	return p, nil
 }
 
-// Plays reports whether a bot's description admits the rules.
+// Plays reports whether a bot's description admits the rules: its Kinds
+// name the rules' variant (engine.Rules.Variant: "mnk" is freestyle only,
+// "mnk:exact" and "mnk:renju" the other line rules) and the board fits.
 func Plays(info botapi.Info, r engine.Rules) bool {
 	kind := false
 	for _, k := range info.Kinds {
-		if strings.EqualFold(k, r.Kind.String()) {
+		if strings.EqualFold(k, r.Variant()) {
 			kind = true
 		}
 	}

@@ -166,7 +166,11 @@ func (s *Searcher) candidates(ply int, ttMove engine.Move) (wins, threats int) {
 	s.buffers(ply)
 	ms := s.moves[ply][:0]
 	gs := s.gains[ply][:0]
+	fouls := s.rules.Line == engine.Renju && me == engine.X // black avoids renju's forbidden moves
 	add := func(m engine.Move) {
+		if fouls && p.Foul(m) != engine.NoFoul {
+			return
+		}
 		cell := p.Cell(m)
 		g := s.win.gain(cell, me)
 		switch {
@@ -280,6 +284,10 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) (int32, error) {
 	if wins > 0 {
 		return Win - int32(ply) - 1, nil
 	}
+	if len(ms) == 0 { // renju: every cell near the stones is forbidden to black
+		s.hitLeaf = true
+		return s.evaluate(), nil
+	}
 	n := len(ms)
 	if threats > 0 {
 		n = min(n, threats) // every threat must be blocked: only blocks help
@@ -372,7 +380,14 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 	s.setContext(ctx)
 	s.solving = false
 	s.candidates(0, engine.NoMove)
-	best := Report{Best: s.moves[0][0]}
+	best := Report{}
+	if len(s.moves[0]) > 0 {
+		best.Best = s.moves[0][0]
+	} else if legal := pos.LegalMoves(nil); len(legal) > 0 {
+		best.Best = legal[0] // renju: black's cells near the stones are all forbidden
+	} else {
+		return engine.NoMove, Report{}, errors.New("no legal move")
+	}
 	empties := s.rules.Cells() - pos.Ply()
 	for depth := 1; depth <= empties; depth++ {
 		s.hitLeaf = false

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"time"
 
 	"github.com/kinrow/kinrow/engine"
@@ -236,6 +237,9 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 	b.Load(pos)
 	// Root candidates, best first; a win or a single forced block needs no search.
 	root := b.Candidates(s.root[:0], rootMax)
+	if s.rules.Line != engine.Freestyle {
+		root = s.variantRoot(pos, root)
+	}
 	if len(root) == 0 {
 		return move, nil
 	}
@@ -310,6 +314,30 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 		move = s.legal[0] // cannot happen; never answer an illegal move
 	}
 	return move, nil
+}
+
+// variantRoot fits the root candidates, which the board's windows rank as
+// in freestyle, to the line rule: the moves the rules forbid (renju's fouls
+// for black) go, and a cell the windows call a win keeps its win key only
+// if the engine agrees (an overline is no win in exact, nor for black in
+// renju). Below the root the search still reads the windows: an overline
+// counts there as a win, so the search is weaker under these rules, but
+// every move it answers is legal.
+func (s *Searcher) variantRoot(pos *engine.Position, root []Candidate) []Candidate {
+	me := pos.ToMove()
+	out := root[:0]
+	for _, c := range root {
+		m := s.b.MoveOf(int(c.Cell))
+		if !pos.Legal(m) {
+			continue
+		}
+		if c.Key >= winKey && !pos.WinsAt(pos.Cell(m), me) {
+			c.Key = blockKey - 1
+		}
+		out = append(out, c)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Key > out[j].Key })
+	return out
 }
 
 // searchRoot searches the root moves to depth plies, sharing budget nodes

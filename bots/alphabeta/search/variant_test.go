@@ -1,0 +1,71 @@
+package search
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/kinrow/kinrow/engine"
+)
+
+// TestVariantsPlayLegally plays short games of standard gomoku and renju
+// against random moves: every move the searcher answers must pass the
+// engine's Check (black never plays a renju foul).
+func TestVariantsPlayLegally(t *testing.T) {
+	for _, rs := range []string{"gomoku-standard", "renju", "mnk:9x9x5:renju"} {
+		r, _ := engine.ParseRules(rs)
+		s, err := New(r, Options{TTMiB: 4, MaxBranch: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(1, uint64(len(rs))))
+		for game := 0; game < 3; game++ {
+			pos := engine.NewPosition(r)
+			for pos.Result() == engine.Open {
+				if pos.Ply()%2 == game%2 {
+					legal := pos.LegalMoves(nil)
+					pos.Play(legal[rng.IntN(len(legal))])
+					continue
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+				m, _, err := s.BestMove(ctx, pos, nil)
+				cancel()
+				if err != nil {
+					t.Fatalf("%s: %v", rs, err)
+				}
+				if err := pos.Check(m); err != nil {
+					t.Fatalf("%s: answered %s: %v\n%s", rs, r.FormatMove(m), err, pos.Diagram())
+				}
+				pos.Play(m)
+			}
+		}
+	}
+}
+
+// TestExactOverlineIsNoWin: x holds a8-d8 and f8, so e8 makes six: a win
+// at once in freestyle, none in standard gomoku, where the searcher must
+// not score it as one.
+func TestExactOverlineIsNoWin(t *testing.T) {
+	for _, tc := range []struct {
+		rules string
+		win   bool
+	}{{"gomoku", true}, {"gomoku-standard", false}} {
+		r, _ := engine.ParseRules(tc.rules)
+		pos := engine.NewPosition(r)
+		for _, s := range []string{"a8", "a1", "b8", "c1", "c8", "e1", "d8", "g1", "f8", "j1"} {
+			m, _ := r.ParseMove(s)
+			pos.Play(m)
+		}
+		s, _ := New(r, Options{TTMiB: 4, MaxBranch: 8})
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		_, rep, err := s.BestMove(ctx, pos, nil)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if won := rep.Score > Proven && rep.Depth <= 1; won != tc.win {
+			t.Errorf("%s: score %d at depth %d; a win at once: %v, want %v", tc.rules, rep.Score, rep.Depth, won, tc.win)
+		}
+	}
+}
