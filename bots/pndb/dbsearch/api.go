@@ -101,6 +101,9 @@ func New(r engine.Rules, opt Options) (*Searcher, error) {
 	if err := r.Validate(); err != nil {
 		return nil, fmt.Errorf("dbsearch: %w", err)
 	}
+	if r.Line != engine.Freestyle {
+		return nil, fmt.Errorf("dbsearch: %s: only freestyle is proved (its threats assume every line of K wins and no move is forbidden)", r)
+	}
 	if opt.MaxSequences <= 0 {
 		opt.MaxSequences = DefaultMaxSequences
 	}
