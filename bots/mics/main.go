@@ -21,8 +21,8 @@ func (bot) Info() botapi.Info {
 		Name: "mics", Version: "1.0", Author: "kinrow", Strength: 20,
 		// Stronger than alphabeta at m,n,k (docs/STRENGTH.md), weaker at Connect-X.
 		KindStrength: map[string]int{"mnk": 45},
-		// Every variant: under exact and renju the root keeps to legal moves
-		// and true wins (mics.Searcher.BestMove), the search below reads windows.
+		// Every variant: under exact and renju the engine's position follows
+		// the search and judges wins and black's fouls (mics.Searcher).
 		Kinds:   engine.Variants(),
 		MaxRows: engine.MaxSide, MaxCols: engine.MaxSide,
 		Options: []botapi.Option{
