@@ -147,6 +147,9 @@ func (s *Searcher) NodesPerSecond() float64 { return s.nps }
 // position if Calibrate was not called; every move refines the figure.
 func (s *Searcher) Calibrate(ctx context.Context, d time.Duration) float64 {
 	s.b.Reset()
+	if s.variant {
+		s.pos = engine.NewPosition(s.rules) // follows the board, as in BestMove
+	}
 	stop := time.Now().Add(d)
 	if dl, ok := ctx.Deadline(); ok && dl.Before(stop) {
 		stop = dl

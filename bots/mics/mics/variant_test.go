@@ -19,6 +19,7 @@ func TestVariantsPlayLegally(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		s.Calibrate(context.Background(), 5*time.Millisecond) // as the bot does before its first move
 		rng := rand.New(rand.NewPCG(2, uint64(len(rs))))
 		for game := 0; game < 3; game++ {
 			pos := engine.NewPosition(r)
