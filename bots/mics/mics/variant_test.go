@@ -71,3 +71,32 @@ func TestExactOverlineIsNoWin(t *testing.T) {
 		}
 	}
 }
+
+// TestRenjuWhiteUsesFouls: black holds f8 g8 h9 h10, so h8 is a double
+// three, forbidden to black; white (to move) holds e5 f6 g7 between black's
+// c3 and j9, so d4 makes a four whose only five is at h8, which black may
+// not block: mics, as white, reports the win in renju, not in freestyle
+// (where black blocks at h8).
+func TestRenjuWhiteUsesFouls(t *testing.T) {
+	for _, rs := range []string{"renju", "gomoku"} {
+		r, _ := engine.ParseRules(rs)
+		pos := engine.NewPosition(r)
+		for _, s := range []string{"f8", "e5", "g8", "f6", "h9", "g7", "h10", "a15", "c3", "a13", "j9"} {
+			m, _ := r.ParseMove(s)
+			if err := pos.Apply(m); err != nil {
+				t.Fatal(s, err)
+			}
+		}
+		s, _ := New(r, Options{Seed: 1, Branching: 8, Depth: 3})
+		won := false
+		_, err := s.BestMove(context.Background(), pos, func(depth, score int, best engine.Move, _ int64) {
+			won = won || score >= WinScore-3
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if won != (rs == "renju") {
+			t.Errorf("%s: white reported a win within 3 plies: %v", rs, won)
+		}
+	}
+}
