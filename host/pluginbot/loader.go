@@ -317,7 +317,11 @@ func (l *Loader) CheckPlays(ctx context.Context, name string, r engine.Rules) er
 		return nil
 	}
 	if !Plays(info, r) {
-		return fmt.Errorf("%s does not play %s (it plays %s up to %dx%d)", name, r, strings.Join(info.Kinds, ", "), info.MaxRows, info.MaxCols)
+		size := "of any size"
+		if info.MaxRows > 0 || info.MaxCols > 0 {
+			size = fmt.Sprintf("up to %dx%d", info.MaxRows, info.MaxCols)
+		}
+		return fmt.Errorf("%s does not play %s (it plays %s %s)", name, r, strings.Join(info.Kinds, ", "), size)
 	}
 	return nil
 }
