@@ -2,7 +2,16 @@
 //
 // A Rules value names a game: Connect-X (gravity: a stone drops to the lowest
 // free cell of a column) or the m,n,k-game (free placement), with its rows,
-// columns and the length K of a winning line. A Position is a board of any
+// columns, the length K of a winning line and its line rule (Line): the
+// registry of rule variants, each defined once here with its name in rules
+// strings, its win test and its forbidden moves — freestyle (K or more
+// wins), exact (exactly K; presets gomoku-standard) and renju (black's
+// double three, double four and overline forbidden as the Renju
+// International Federation's rules judge them, recursively; preset renju).
+// Position.Result, Check, LegalMoves and Foul ask the line rule, so no other
+// package tests lines itself. Rules.Symmetries gives the board's symmetries
+// and SymHash the least symmetric Zobrist key that bots key their tables by.
+// A Position is a board of any
 // size allowed by those rules: it plays and undoes moves without allocating,
 // detects a win from the last move alone in O(K), and keeps a 64-bit Zobrist
 // hash up to date incrementally. Moves are printed and parsed in one notation

@@ -6,7 +6,7 @@ import (
 )
 
 func TestColumnLabels(t *testing.T) {
-	r := Rules{MNK, 70, 70, 10}
+	r := Rules{MNK, 70, 70, 10, Freestyle}
 	tests := map[int]string{0: "a", 7: "h", 8: "j", 24: "z", 25: "aa", 26: "ab", 49: "az", 50: "ba", 69: "bu"}
 	for col, want := range tests {
 		if got := r.ColumnLabel(col); got != want {
@@ -86,7 +86,7 @@ func FuzzParseMove(f *testing.F) {
 		f.Add(s, uint8(1))
 	}
 	f.Fuzz(func(t *testing.T, s string, which uint8) {
-		rules := []Rules{Connect4(), {MNK, 15, 15, 5}, {MNK, 70, 70, 10}, {ConnectX, 38, 58, 12}}
+		rules := []Rules{Connect4(), {MNK, 15, 15, 5, Freestyle}, {MNK, 70, 70, 10, Freestyle}, {ConnectX, 38, 58, 12, Freestyle}}
 		r := rules[int(which)%len(rules)]
 		m, err := r.ParseMove(s)
 		if err != nil {
@@ -115,7 +115,7 @@ func TestParseMoveList(t *testing.T) {
 		{c4, "448", "", "move 3"},
 		{gomoku, "h8 h9,j10", "h8 h9 j10", ""},
 		{gomoku, "h8 zz", "", "move 2"},
-		{Rules{ConnectX, 6, 12, 4}, "10 11 1", "10 11 1", ""},
+		{Rules{ConnectX, 6, 12, 4, Freestyle}, "10 11 1", "10 11 1", ""},
 	}
 	for _, tc := range tests {
 		got, err := tc.rules.ParseMoveList(tc.in)
@@ -135,7 +135,7 @@ func FuzzParseMoveList(f *testing.F) {
 	f.Add("4453", uint8(0))
 	f.Add("h8 h9,j10", uint8(1))
 	f.Fuzz(func(t *testing.T, s string, which uint8) {
-		rules := []Rules{Connect4(), {MNK, 15, 15, 5}, {ConnectX, 6, 12, 4}}
+		rules := []Rules{Connect4(), {MNK, 15, 15, 5, Freestyle}, {ConnectX, 6, 12, 4, Freestyle}}
 		r := rules[int(which)%len(rules)]
 		moves, err := r.ParseMoveList(s)
 		if err != nil {

@@ -21,7 +21,24 @@ var (
 	ErrOccupied      = errors.New("cell is occupied")
 	ErrColumnFull    = errors.New("column is full")
 	ErrNothingToUndo = errors.New("no move to undo")
+	// ErrForbidden: a move renju forbids to black; errors.As finds a
+	// *ForbiddenError with the foul.
+	ErrForbidden = errors.New("forbidden")
 )
+
+// ForbiddenError is the error of a move the line rule forbids: the move (in
+// notation) and the foul it makes. It matches ErrForbidden with errors.Is.
+type ForbiddenError struct {
+	Move string
+	Foul Foul
+}
+
+func (e *ForbiddenError) Error() string {
+	return fmt.Sprintf("%s is forbidden to black in renju (%s)", e.Move, e.Foul)
+}
+
+// Is makes errors.Is(err, ErrForbidden) true.
+func (e *ForbiddenError) Is(target error) bool { return target == ErrForbidden }
 
 // Position is a board of any size allowed by its rules, with the side to
 // move, the moves played, the result and a Zobrist hash. Play, Undo and the
@@ -124,7 +141,24 @@ func (p *Position) Check(m Move) error {
 	if p.cells[m] != Empty {
 		return fmt.Errorf("%s: %w", p.rules.FormatMove(m), ErrOccupied)
 	}
+	if p.rules.Line == Renju && p.ToMove() == X {
+		if f := p.foul(int(m)); f != NoFoul {
+			return &ForbiddenError{Move: p.rules.FormatMove(m), Foul: f}
+		}
+	}
 	return nil
+}
+
+// Foul tells whether the side to move may not play m under the line rule,
+// and why: only black's moves in renju can be fouls; NoFoul for every other
+// move, an occupied cell or a move off the board. The position is the same
+// afterwards (the judgement places stones and takes them back, so it must
+// not run while another goroutine reads p).
+func (p *Position) Foul(m Move) Foul {
+	if p.rules.Line != Renju || p.ToMove() != X || m < 0 || int(m) >= len(p.cells) || p.cells[m] != Empty {
+		return NoFoul
+	}
+	return p.foul(int(m))
 }
 
 // Legal reports whether m can be played now.
@@ -206,8 +240,9 @@ func (p *Position) LegalMoves(dst []Move) []Move {
 		}
 		return dst
 	}
+	renjuBlack := p.rules.Line == Renju && p.ToMove() == X
 	for i, v := range p.cells {
-		if v == Empty {
+		if v == Empty && (!renjuBlack || p.foul(i) == NoFoul) {
 			dst = append(dst, Move(i))
 		}
 	}
@@ -215,11 +250,17 @@ func (p *Position) LegalMoves(dst []Move) []Move {
 }
 
 // WinsAt reports whether a stone of colour c on cell (played or not) lies on
-// a line of at least K stones of c, counting the cell itself.
+// a winning line of c, counting the cell itself: a line of at least K stones
+// of c in freestyle (and for white in renju), of exactly K in exact and for
+// black in renju.
 func (p *Position) WinsAt(cell int, c Color) bool { return p.winsAt(cell, c) }
 
-// winsAt counts c's stones through cell in the four directions, stopping at K.
+// winsAt counts c's stones through cell in the four directions, stopping at
+// K (K+1 when only exactly K wins, to see an overline).
 func (p *Position) winsAt(cell int, c Color) bool {
+	if p.rules.Line.exactFor(c) {
+		return p.winsExactlyAt(cell, c)
+	}
 	cols, rows, k := p.rules.Cols, p.rules.Rows, p.rules.K
 	r0, c0 := cell/cols, cell%cols
 	// Directions: horizontal, vertical, diagonal, anti-diagonal.
@@ -233,6 +274,27 @@ func (p *Position) winsAt(cell int, c Color) bool {
 			n++
 		}
 		if n >= k {
+			return true
+		}
+	}
+	return false
+}
+
+// winsExactlyAt tells whether c's stones through cell make a line of
+// exactly K in one of the four directions.
+func (p *Position) winsExactlyAt(cell int, c Color) bool {
+	cols, rows, k := p.rules.Cols, p.rules.Rows, p.rules.K
+	r0, c0 := cell/cols, cell%cols
+	for d := 0; d < 4; d++ {
+		dr, dc := Direction(d)
+		n := 1
+		for r, cc := r0+dr, c0+dc; n <= k && r >= 0 && r < rows && cc >= 0 && cc < cols && p.cells[r*cols+cc] == c; r, cc = r+dr, cc+dc {
+			n++
+		}
+		for r, cc := r0-dr, c0-dc; n <= k && r >= 0 && r < rows && cc >= 0 && cc < cols && p.cells[r*cols+cc] == c; r, cc = r-dr, cc-dc {
+			n++
+		}
+		if n == k {
 			return true
 		}
 	}

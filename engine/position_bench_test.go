@@ -23,7 +23,55 @@ func benchPosition(b *testing.B, rules string) (*Position, Move) {
 	return p, p.LegalMoves(nil)[0]
 }
 
-var benchRules = []string{"connectx:6x7x4", "mnk:15x15x5", "mnk:70x70x10", "connectx:38x58x12"}
+var benchRules = []string{"connectx:6x7x4", "mnk:15x15x5", "mnk:15x15x5:exact", "mnk:15x15x5:renju", "mnk:70x70x10", "connectx:38x58x12"}
+
+// BenchmarkFoul judges every empty cell of 15x15 renju middle games (40 to
+// 58 stones, black to move) in turn: one op is one cell's judgement.
+func BenchmarkFoul(b *testing.B) {
+	r, _ := ParseRules("renju")
+	var games []*Position
+	seed := uint64(11)
+	for len(games) < 16 {
+		p := NewPosition(r)
+		target := 40 + 2*len(games)%20
+		for tries := 0; p.Ply() < target && tries < 10000; tries++ {
+			// stones in the 11x11 middle, as in real games
+			seed = seed*6364136223846793005 + 1442695040888963407
+			row, col := 2+int(seed>>33)%11, 2+int(seed>>40)%11
+			if m := Move(row*r.Cols + col); p.Legal(m) {
+				p.Play(m)
+				if p.Result() != Open {
+					p.Undo()
+				}
+			}
+		}
+		if p.ToMove() == X && p.Ply() == target {
+			games = append(games, p)
+		}
+	}
+	var cells [][]Move
+	for _, p := range games {
+		var empty []Move
+		for c := range r.Cells() {
+			if p.cells[c] == Empty {
+				empty = append(empty, Move(c))
+			}
+		}
+		cells = append(cells, empty)
+	}
+	b.ReportAllocs()
+	i, j := 0, 0
+	fouls := 0
+	for b.Loop() {
+		if games[i].Foul(cells[i][j]) != NoFoul {
+			fouls++
+		}
+		if j++; j == len(cells[i]) {
+			i, j = (i+1)%len(games), 0
+		}
+	}
+	_ = fouls
+}
 
 func BenchmarkPlayUndo(b *testing.B) {
 	for _, rules := range benchRules {

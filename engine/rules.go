@@ -45,30 +45,49 @@ const (
 	MinK    = 2
 )
 
-// Rules names a game: its kind, rows, columns and the length K of a winning line.
+// Rules names a game: its kind, rows, columns, the length K of a winning
+// line and its line rule (freestyle, exactly K, renju; see Line).
 // The zero value is not valid; build Rules with NewRules or ParseRules.
 type Rules struct {
 	Kind Kind
 	Rows int
 	Cols int
 	K    int
+	// Line is the rule variant: which lines win and which moves are
+	// forbidden. The zero value is Freestyle, kinrow's original game.
+	Line Line
+}
+
+// presets are the rules named by a word, in the order PresetNames lists them.
+var presets = [...]struct {
+	name  string
+	rules Rules
+}{
+	{"connect4", Rules{ConnectX, 6, 7, 4, Freestyle}},
+	{"tictactoe", Rules{MNK, 3, 3, 3, Freestyle}},
+	{"gomoku", Rules{MNK, 15, 15, 5, Freestyle}},
+	{"gomoku-standard", Rules{MNK, 15, 15, 5, Exact}},
+	{"renju", Rules{MNK, 15, 15, 5, Renju}},
 }
 
 // preset returns the rules a preset name stands for.
 func preset(name string) (Rules, bool) {
-	switch name {
-	case "connect4":
-		return Rules{ConnectX, 6, 7, 4}, true
-	case "tictactoe":
-		return Rules{MNK, 3, 3, 3}, true
-	case "gomoku":
-		return Rules{MNK, 15, 15, 5}, true
+	for _, p := range presets {
+		if p.name == name {
+			return p.rules, true
+		}
 	}
 	return Rules{}, false
 }
 
 // PresetNames lists the preset rules names in a fixed order.
-func PresetNames() []string { return []string{"connect4", "tictactoe", "gomoku"} }
+func PresetNames() []string {
+	names := make([]string, len(presets))
+	for i, p := range presets {
+		names[i] = p.name
+	}
+	return names
+}
 
 // Connect4 returns the rules of Connect-4: Connect-X on 6 rows, 7 columns, 4 in a row.
 func Connect4() Rules { r, _ := preset("connect4"); return r }
@@ -76,7 +95,13 @@ func Connect4() Rules { r, _ := preset("connect4"); return r }
 // NewRules checks and returns the rules of a game. An impossible board is
 // refused with an error naming the limit it breaks.
 func NewRules(kind Kind, rows, cols, k int) (Rules, error) {
-	r := Rules{kind, rows, cols, k}
+	r := Rules{kind, rows, cols, k, Freestyle}
+	return r, r.Validate()
+}
+
+// WithLine returns r with the line rule l, checked (renju needs m,n,k with K = 5).
+func (r Rules) WithLine(l Line) (Rules, error) {
+	r.Line = l
 	return r, r.Validate()
 }
 
@@ -96,22 +121,58 @@ func (r Rules) Validate() error {
 	if r.K < MinK || r.K > maxK {
 		return fmt.Errorf("k %d out of range: k must be from %d to max(rows, columns) = %d", r.K, MinK, maxK)
 	}
-	return nil
+	return r.Line.admits(r)
 }
 
 // Cells is the number of cells on the board.
 func (r Rules) Cells() int { return r.Rows * r.Cols }
 
-// String is the canonical rules string, e.g. "connectx:6x7x4" (rows first).
+// String is the canonical rules string, e.g. "connectx:6x7x4" (rows first),
+// "mnk:15x15x5:exact", "mnk:15x15x5:renju": the line rule is written after
+// the sizes unless it is freestyle.
 func (r Rules) String() string {
-	return fmt.Sprintf("%s:%dx%dx%d", r.Kind, r.Rows, r.Cols, r.K)
+	if r.Line == Freestyle {
+		return fmt.Sprintf("%s:%dx%dx%d", r.Kind, r.Rows, r.Cols, r.K)
+	}
+	return fmt.Sprintf("%s:%dx%dx%d:%s", r.Kind, r.Rows, r.Cols, r.K, r.Line)
+}
+
+// Variant is the name of the rules' family a bot declares it plays (in
+// botapi.Info's Kinds): the kind for freestyle ("connectx", "mnk"), the kind
+// and the line rule otherwise ("mnk:exact", "mnk:renju", "connectx:exact").
+// Sizes are not part of it: bots declare those apart.
+func (r Rules) Variant() string { return VariantName(r.Kind, r.Line) }
+
+// VariantName names the family of kind k played with line rule l (see Rules.Variant).
+func VariantName(k Kind, l Line) string {
+	if l == Freestyle {
+		return k.String()
+	}
+	return k.String() + ":" + l.String()
+}
+
+// Variants lists every variant name kinrow plays, in a fixed order:
+// connectx, mnk, connectx:exact, mnk:exact, mnk:renju.
+func Variants() []string {
+	var names []string
+	for l := Freestyle; l < lineCount; l++ {
+		for _, k := range []Kind{ConnectX, MNK} {
+			if lines[l].admitsKind(k) {
+				names = append(names, VariantName(k, l))
+			}
+		}
+	}
+	return names
 }
 
 // RulesSyntax tells what a rules string may be; error messages quote it.
-const RulesSyntax = "connect4, tictactoe, gomoku, connectx:RxCxK or mnk:RxCxK (rows first)"
+const RulesSyntax = "connect4, tictactoe, gomoku, gomoku-standard, renju, connectx:RxCxK or mnk:RxCxK (rows first), " +
+	"optionally followed by :exact (exactly K wins) or, for mnk with K=5, :renju"
 
 // ParseRules reads a rules string: a preset name ("connect4", "tictactoe",
-// "gomoku") or "connectx:RxCxK" / "mnk:RxCxK" with rows first, case-insensitive.
+// "gomoku", "gomoku-standard", "renju") or "connectx:RxCxK" / "mnk:RxCxK"
+// with rows first, optionally followed by ":LINE" where LINE is freestyle
+// (the default), exact or renju (see Line), case-insensitive.
 func ParseRules(s string) (Rules, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	if r, ok := preset(t); ok {
@@ -125,6 +186,13 @@ func ParseRules(s string) (Rules, error) {
 	if err != nil {
 		return Rules{}, fmt.Errorf("rules %q: %w", s, err)
 	}
+	dims, lineText, hasLine := strings.Cut(dims, ":")
+	line := Freestyle
+	if hasLine {
+		if line, err = ParseLine(lineText); err != nil {
+			return Rules{}, fmt.Errorf("rules %q: %w", s, err)
+		}
+	}
 	parts := strings.Split(dims, "x")
 	if len(parts) != 3 {
 		return Rules{}, fmt.Errorf("rules %q: want %s:ROWSxCOLSxK, e.g. %s:6x7x4", s, kind, kind)
@@ -137,8 +205,8 @@ func ParseRules(s string) (Rules, error) {
 		}
 		n[i] = v
 	}
-	r, err := NewRules(kind, n[0], n[1], n[2])
-	if err != nil {
+	r := Rules{kind, n[0], n[1], n[2], line}
+	if err := r.Validate(); err != nil {
 		return Rules{}, fmt.Errorf("rules %q: %w", s, err)
 	}
 	return r, nil

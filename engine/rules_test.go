@@ -11,14 +11,14 @@ func TestParseRules(t *testing.T) {
 		want Rules
 		err  string // substring of the error; "" for success
 	}{
-		{"connect4", Rules{ConnectX, 6, 7, 4}, ""},
-		{"Connect4", Rules{ConnectX, 6, 7, 4}, ""},
-		{"tictactoe", Rules{MNK, 3, 3, 3}, ""},
-		{"gomoku", Rules{MNK, 15, 15, 5}, ""},
-		{"connectx:6x7x4", Rules{ConnectX, 6, 7, 4}, ""},
-		{"mnk:70x70x10", Rules{MNK, 70, 70, 10}, ""},
-		{"connectx:38x58x12", Rules{ConnectX, 38, 58, 12}, ""},
-		{"mnk:128x1x2", Rules{MNK, 128, 1, 2}, ""},
+		{"connect4", Rules{ConnectX, 6, 7, 4, Freestyle}, ""},
+		{"Connect4", Rules{ConnectX, 6, 7, 4, Freestyle}, ""},
+		{"tictactoe", Rules{MNK, 3, 3, 3, Freestyle}, ""},
+		{"gomoku", Rules{MNK, 15, 15, 5, Freestyle}, ""},
+		{"connectx:6x7x4", Rules{ConnectX, 6, 7, 4, Freestyle}, ""},
+		{"mnk:70x70x10", Rules{MNK, 70, 70, 10, Freestyle}, ""},
+		{"connectx:38x58x12", Rules{ConnectX, 38, 58, 12, Freestyle}, ""},
+		{"mnk:128x1x2", Rules{MNK, 128, 1, 2, Freestyle}, ""},
 		{"mnk:0x5x3", Rules{}, "rows 0 out of range"},
 		{"connectx:6x7x99", Rules{}, "k 99 out of range"},
 		{"connectx:6x7x1", Rules{}, "k 1 out of range"},

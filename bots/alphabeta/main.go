@@ -46,7 +46,9 @@ func ttOf(req botapi.SolveRequest) int {
 func (*alphabeta) Info() botapi.Info {
 	return botapi.Info{
 		Name: "alphabeta", Version: "0.1", Author: "kinrow", Strength: 40,
-		Kinds: []string{"connectx", "mnk"},
+		// Every variant: the bitboards (solver, wide) play freestyle Connect-X;
+		// the general search, on the engine's board, follows the line rule.
+		Kinds: engine.Variants(),
 		Options: []botapi.Option{
 			{Name: "tt", Type: botapi.OptionInt, Default: "64", Min: 1, Max: 4096, Help: "transposition table size in MiB"},
 			{Name: "branching", Type: botapi.OptionInt, Default: "16", Min: 1, Max: 256, Help: "candidate moves searched per node (not when solving)"},
@@ -54,10 +56,10 @@ func (*alphabeta) Info() botapi.Info {
 	}
 }
 
-// isWide reports whether r is a Connect-X board past 64 bits that package
-// wide holds (up to 64 rows).
+// isWide reports whether r is a freestyle Connect-X board past 64 bits
+// that package wide holds (up to 64 rows).
 func isWide(r engine.Rules) bool {
-	return r.Kind == engine.ConnectX && (r.Rows+1)*r.Cols > 64 && wide.Fits(r.Rows, r.Cols, r.K)
+	return r.Kind == engine.ConnectX && r.Line == engine.Freestyle && (r.Rows+1)*r.Cols > 64 && wide.Fits(r.Rows, r.Cols, r.K)
 }
 
 // gameKey: a new game reuses the searchers of the last one when rules and
@@ -105,7 +107,7 @@ func newPlayer(key gameKey) (*player, error) {
 		return nil, err
 	}
 	pl := &player{s: s}
-	if r := key.rules; r.Kind == engine.ConnectX && (r.Rows+1)*r.Cols <= 64 {
+	if r := key.rules; r.Kind == engine.ConnectX && r.Line == engine.Freestyle && (r.Rows+1)*r.Cols <= 64 {
 		if pl.exact, err = solver.New(r.Rows, r.Cols, r.K, key.tt); err != nil {
 			return nil, err
 		}
@@ -222,7 +224,7 @@ func (p *player) solveMove(ctx context.Context, pos *engine.Position, deadline t
 func (a *alphabeta) Solve(ctx context.Context, pos *engine.Position, req botapi.SolveRequest) (botapi.SolveReply, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if r := pos.Rules(); r.Kind == engine.ConnectX && (r.Rows+1)*r.Cols <= 64 {
+	if r := pos.Rules(); r.Kind == engine.ConnectX && r.Line == engine.Freestyle && (r.Rows+1)*r.Cols <= 64 {
 		return a.solveBitboard(ctx, pos, req)
 	}
 	if isWide(pos.Rules()) {

@@ -21,8 +21,10 @@ func (bot) Info() botapi.Info {
 		Name: "mics", Version: "1.0", Author: "kinrow", Strength: 20,
 		// Stronger than alphabeta at m,n,k (docs/STRENGTH.md), weaker at Connect-X.
 		KindStrength: map[string]int{"mnk": 45},
-		Kinds:        []string{"connectx", "mnk"},
-		MaxRows:      engine.MaxSide, MaxCols: engine.MaxSide,
+		// Every variant: under exact and renju the engine's position follows
+		// the search and judges wins and black's fouls (mics.Searcher).
+		Kinds:   engine.Variants(),
+		MaxRows: engine.MaxSide, MaxCols: engine.MaxSide,
 		Options: []botapi.Option{
 			{Name: "branching", Type: botapi.OptionInt, Min: 1, Max: mics.MaxBranching,
 				Help: "cells searched per node, best MICS values first (default: 8..12 by the node budget, all on small boards)"},

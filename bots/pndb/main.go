@@ -56,6 +56,8 @@ func dbOptions(r engine.Rules, db int, o pns.Options) pns.Options {
 func (*pndb) Info() botapi.Info {
 	return botapi.Info{
 		Name: "pndb", Version: "0.1", Author: "kinrow", Strength: 30,
+		// Freestyle only: the threat operators and the proofs assume that
+		// every line of K wins and no move is forbidden.
 		Kinds: []string{"connectx", "mnk"},
 		Options: []botapi.Option{
 			{Name: "mem", Type: botapi.OptionInt, Default: "256", Min: 1, Max: 65536, Help: "node table budget in MiB"},

@@ -15,7 +15,7 @@ type random struct{}
 func (random) Info() botapi.Info {
 	return botapi.Info{
 		Name: "random", Version: "1.0", Author: "kinrow", Strength: 0,
-		Kinds: []string{"connectx", "mnk"},
+		Kinds: engine.Variants(), // every line rule: it picks among pos.LegalMoves, which leaves out renju's fouls
 		Options: []botapi.Option{
 			{Name: "seed", Type: botapi.OptionInt, Help: "seed of the random moves (default: time-based)"},
 		},

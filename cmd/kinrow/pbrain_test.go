@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/protocol/gomocup"
 )
 
@@ -199,8 +200,8 @@ func TestPbrainProtocolExamples(t *testing.T) {
 	bd.move(t, b, 20, 20)
 	// RESTART, a rule we do not play, a rectangular board.
 	b.expect("RESTART", "OK")
-	b.send("INFO rule 4")
-	b.expect("BEGIN", "ERROR BEGIN: rule 4 (renju) is not supported")
+	b.send("INFO rule 2")
+	b.expect("BEGIN", "ERROR BEGIN: rule 2 (continuous) is not supported")
 	b.send("INFO rule 0")
 	b.expect("RECTSTART 30,10", "OK")
 	b.send("BEGIN")
@@ -249,4 +250,62 @@ func TestPbrainEndWhileThinking(t *testing.T) {
 	b.send("INFO timeout_turn 30000", "BEGIN")
 	time.Sleep(200 * time.Millisecond)
 	b.end()
+}
+
+// TestPbrainRules: a manager session per Gomocup rule. Under INFO rule 1
+// (exactly five) and 4 (renju) the brain plays, the bot's every move legal
+// under the rules as the engine judges them (in renju the brain is black,
+// and its moves are never forbidden ones); a bot that does not declare the
+// variant is refused at START, naming what it plays.
+func TestPbrainRules(t *testing.T) {
+	for _, tc := range []struct {
+		rule  string
+		rules string
+	}{{"1", "gomoku-standard"}, {"4", "renju"}} {
+		t.Run("rule "+tc.rule, func(t *testing.T) {
+			r, _ := engine.ParseRules(tc.rules)
+			b := startBrain(t, "--bot", "mics", "--bot-opt", "seed=3")
+			b.send("INFO timeout_turn 300")
+			b.expect("START 15", "OK")
+			b.send("INFO rule " + tc.rule)
+			pos := engine.NewPosition(r)
+			b.send("BEGIN")
+			rng := uint64(11)
+			for pos.Ply() < 24 && pos.Result() == engine.Open {
+				got := b.answer()
+				p, err := gomocup.ParsePoint(got)
+				if err != nil {
+					t.Fatalf("answer %q is not a move: %v", got, err)
+				}
+				m, err := gomocup.ToMove(r, p)
+				if err == nil {
+					err = pos.Apply(m)
+				}
+				if err != nil {
+					t.Fatalf("%s: the brain answered %s: %v\n%s", tc.rules, p, err, pos.Diagram())
+				}
+				if pos.Result() != engine.Open {
+					break
+				}
+				legal := pos.LegalMoves(nil)
+				rng = rng*6364136223846793005 + 1442695040888963407
+				reply := legal[(rng>>33)%uint64(len(legal))]
+				pos.Play(reply)
+				rp, _ := gomocup.FromMove(r, reply)
+				if pos.Result() != engine.Open {
+					break
+				}
+				b.send("TURN " + rp.String())
+			}
+			b.end()
+		})
+	}
+	t.Run("bot without the variant", func(t *testing.T) {
+		b := startBrain(t, "--bot", "pndb")
+		b.send("INFO rule 4")
+		b.expect("START 15", "ERROR START: bot pndb does not play mnk:15x15x5:renju (INFO rule 4): it plays connectx, mnk")
+		b.send("INFO rule 0")
+		b.expect("START 15", "OK")
+		b.end()
+	})
 }

@@ -31,6 +31,7 @@ const (
 	ForfeitCrash         Forfeit = "crash"          // the bot exited or closed the connection
 	ForfeitProtocolError Forfeit = "protocol error" // the bot answered something else than a move
 	ForfeitStartFailure  Forfeit = "start failure"  // the bot did not start or refused the game
+	ForfeitForbidden     Forfeit = "forbidden"      // a move the line rule forbids (renju: black's double three, double four, overline)
 )
 
 // Players names the two sides by the names of the bots (or "human").

@@ -350,7 +350,7 @@ func (e *Engine) resume() {
 func Info(m *manifest.Manifest) botapi.Info {
 	info := botapi.Info{Name: m.Name, Version: string(m.Protocol) + " engine", Strength: m.Strength}
 	for _, r := range m.Rules {
-		kind := r.Kind.String()
+		kind := r.Variant() // "mnk", "mnk:exact", "mnk:renju", …
 		if !slices.Contains(info.Kinds, kind) {
 			info.Kinds = append(info.Kinds, kind)
 		}

@@ -583,3 +583,43 @@ func TestWriteDeadline(t *testing.T) {
 		t.Errorf("write to a full pipe: %v after %v; want a deadline error at 100 ms", err, time.Since(begin))
 	}
 }
+
+// TestGomocupRules: the driver sends the INFO rule of the game it referees
+// (1 for standard gomoku, 4 for renju), and a brain answering one of
+// renju's forbidden moves as black forfeits with reason forbidden.
+func TestGomocupRules(t *testing.T) {
+	for _, tc := range []struct {
+		rules, info string
+	}{{"gomoku-standard", "INFO rule 1\n"}, {"renju", "INFO rule 4\n"}} {
+		t.Run(tc.rules, func(t *testing.T) {
+			m := setup(t, "b", "gomocup", strconv.Quote(tc.rules), "-mode", "forbidden", "-seed", "1")
+			x := start(t, m, "b", hclog.NewNullLogger())
+			r := rules(t, tc.rules)
+			g := referee.New(r, referee.Config{Clock: referee.Clock{MoveTime: 2 * time.Second}})
+			ctx := context.Background()
+			for _, s := range []string{"f8", "a1", "g8", "c1", "h9", "e1", "h10", "a15"} {
+				mv, _ := r.ParseMove(s)
+				if err := g.Play(ctx, g.Position().ToMove(), mv); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := g.Attach(ctx, engine.X, x); err != nil {
+				t.Fatal(err)
+			}
+			out, err := g.GenMove(ctx, engine.X)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr := transcript(t, m); !strings.Contains(tr, tc.info) {
+				t.Errorf("transcript lacks %q:\n%s", tc.info, tr)
+			}
+			if tc.rules == "renju" {
+				if out.Played || out.Forfeit != record.ForfeitForbidden || !strings.Contains(out.Detail, "forbidden by the rules (renju)") {
+					t.Errorf("outcome %+v; want a forfeit for a forbidden move", out)
+				}
+			} else if !out.Played {
+				t.Errorf("standard gomoku: outcome %+v; want a move (no move is forbidden)", out)
+			}
+		})
+	}
+}

@@ -296,7 +296,7 @@ func (d *gomocupDriver) newGame(ctx context.Context, s referee.Setup) error {
 		info = append(info, infoCmd(gomocup.InfoTimeoutTurn, d.turnSent))
 	}
 	info = append(info, infoCmd(gomocup.InfoTimeoutMatch, s.Clock.Main.Milliseconds()),
-		infoCmd(gomocup.InfoRule, int64(gomocup.RuleFreestyle)))
+		infoCmd(gomocup.InfoRule, int64(gomocup.RuleOf(s.Rules.Line)))) // the rule of the game refereed
 	if _, ok := d.e.opts[gomocup.InfoMaxMemory]; !ok {
 		info = append(info, infoCmd(gomocup.InfoMaxMemory, 0)) // no limit, unless an option sets one
 	}

@@ -297,6 +297,9 @@ func (b *Brain) handle(ctx context.Context, it item, items <-chan item) error {
 	case gomocup.CmdPlay:
 		return b.reply(b.play(ctx, c.Point))
 	case gomocup.CmdBegin, gomocup.CmdTurn, gomocup.CmdBoard:
+		if err := b.followRule(ctx); err != nil {
+			return b.reply(gomocup.Error("%s: %v", c.Kind, err))
+		}
 		target, err := b.target(c)
 		if err != nil {
 			return b.reply(gomocup.Error("%s: %v", c.Kind, err))
@@ -333,16 +336,32 @@ func (b *Brain) newGame(rules engine.Rules, moves []engine.Move) (*referee.Game,
 	return g, nil
 }
 
-// start answers START and RECTSTART.
+// start answers START and RECTSTART: the board under the INFO rule given so far.
 func (b *Brain) start(ctx context.Context, c gomocup.Command) gomocup.Response {
-	rules, err := gomocup.FreestyleRules(c.Width, c.Height)
+	rules, err := gomocup.BoardRules(c.Width, c.Height, b.info.rule)
 	if err != nil {
 		return gomocup.Error("%s: %v (START 5 to %d, or RECTSTART with such sides)", c.Kind, err, engine.MaxSide)
+	}
+	if err := b.startRules(ctx, rules); err != nil {
+		return gomocup.Error("%s: %v", c.Kind, err)
+	}
+	return gomocup.OK()
+}
+
+// startRules starts a game of rules with the bot that plays them: the
+// configured bot if it does (else an error naming the variants it plays),
+// or the strongest installed bot that plays them (else an error).
+func (b *Brain) startRules(ctx context.Context, rules engine.Rules) error {
+	if b.cfg.Bot != "" {
+		info, err := b.cfg.Loader.Info(ctx, b.cfg.Bot)
+		if err == nil && !playsVariant(info.Kinds, rules) {
+			return fmt.Errorf("bot %s does not play %s (INFO rule %d): it plays %s", b.cfg.Bot, rules, int(gomocup.RuleOf(rules.Line)), strings.Join(info.Kinds, ", "))
+		}
 	}
 	if b.botName == "" || b.rules != rules && b.cfg.Bot == "" {
 		name, err := b.cfg.Loader.Default(ctx, rules)
 		if err != nil {
-			return gomocup.Error("%s: %v", c.Kind, err)
+			return fmt.Errorf("%w (INFO rule %d)", err, int(gomocup.RuleOf(rules.Line)))
 		}
 		if name != b.botName {
 			b.dropPlayer("another bot plays this board")
@@ -363,10 +382,38 @@ func (b *Brain) start(ctx context.Context, c gomocup.Command) gomocup.Response {
 	b.rules, b.game, b.started, b.spent = rules, g, true, 0
 	if err := b.ensure(ctx, engine.X); err != nil {
 		b.started = false
-		return gomocup.Error("%s: %v", c.Kind, err)
+		return err
 	}
 	b.log.Info("game started", "rules", rules.String(), "bot", b.botName)
-	return gomocup.OK()
+	return nil
+}
+
+// playsVariant tells whether a bot's kinds name the variant of rules (see
+// engine.Rules.Variant).
+func playsVariant(kinds []string, rules engine.Rules) bool {
+	for _, k := range kinds {
+		if strings.EqualFold(k, rules.Variant()) {
+			return true
+		}
+	}
+	return false
+}
+
+// followRule restarts the game on the same board when an INFO rule came
+// after START (Gomocup managers send INFO between START and the first
+// move): the board's rules follow the rule before BEGIN, TURN or BOARD.
+func (b *Brain) followRule(ctx context.Context) error {
+	if !b.started {
+		return nil
+	}
+	want, err := gomocup.BoardRules(b.rules.Cols, b.rules.Rows, b.info.rule)
+	if err != nil || want == b.rules {
+		return err
+	}
+	if b.game.Position().Ply() > 0 {
+		return fmt.Errorf("INFO rule %d came in the middle of a game of %s: send it before the first move", int(b.info.rule), b.rules)
+	}
+	return b.startRules(ctx, want)
 }
 
 // restart answers RESTART.

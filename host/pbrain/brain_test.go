@@ -174,3 +174,64 @@ func TestProgressMessages(t *testing.T) {
 		t.Errorf("progress lines %q, want %q", s.msgs, want)
 	}
 }
+
+// TestInfoRule: INFO rule 1 and 4 make the game standard gomoku and renju,
+// given before START or after it (before the first move); a configured bot
+// that does not declare the variant is refused, naming what it plays.
+func TestInfoRule(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		want  engine.Line
+	}{
+		{"rule 1 before START", []string{"INFO rule 1", "START 15"}, engine.Exact},
+		{"rule 4 before START", []string{"INFO rule 4", "START 15"}, engine.Renju},
+		{"rule 4 after START", []string{"START 15", "INFO rule 4"}, engine.Renju},
+		{"rule 0", []string{"INFO rule 0", "START 15"}, engine.Freestyle},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			loader := &fakeLoader{}
+			s := newSession(t, Config{Loader: loader, Version: "test"})
+			for _, l := range tc.lines {
+				s.send(l)
+				if strings.HasPrefix(l, "START") {
+					if got := s.answer(); got != "OK" {
+						t.Fatalf("%s: %q", l, got)
+					}
+				}
+			}
+			s.send("BEGIN")
+			if got := s.answer(); !strings.Contains(got, ",") {
+				t.Fatalf("BEGIN: %q, want a move", got)
+			}
+			p := loader.player(-1)
+			p.mu.Lock()
+			r := p.setups[len(p.setups)-1].Rules
+			p.mu.Unlock()
+			if r.Line != tc.want || r.Rows != 15 || r.Cols != 15 {
+				t.Errorf("the bot plays %s, want the line rule %s", r, tc.want)
+			}
+			s.send("END")
+		})
+	}
+	t.Run("bot without the variant", func(t *testing.T) {
+		loader := &fakeLoader{info: botapi.Info{Kinds: []string{"connectx", "mnk"}}}
+		s := newSession(t, Config{Loader: loader, Version: "test", Bot: "fake"})
+		s.send("INFO rule 4")
+		s.send("START 15")
+		if got := s.answer(); !strings.Contains(got, "ERROR START: bot fake does not play mnk:15x15x5:renju (INFO rule 4): it plays connectx, mnk") {
+			t.Errorf("START: %q", got)
+		}
+		s.send("INFO rule 1")
+		s.send("START 15")
+		if got := s.answer(); !strings.Contains(got, "does not play mnk:15x15x5:exact (INFO rule 1)") {
+			t.Errorf("START: %q", got)
+		}
+		s.send("INFO rule 0")
+		s.send("START 15")
+		if got := s.answer(); got != "OK" {
+			t.Errorf("START under rule 0: %q", got)
+		}
+		s.send("END")
+	})
+}

@@ -8,11 +8,15 @@
 //
 // # Session
 //
-// START n and RECTSTART w,h set up a freestyle board (mnk:{h}x{w}x5: five or
-// more wins), start the bot (Config.Bot, or the strongest installed bot
-// that plays the board) and answer OK; a board kinrow does not play, a rule
-// other than freestyle, or a bot that refuses the game gets ERROR naming
-// what is supported. RESTART starts a new game on the same board. BEGIN,
+// START n and RECTSTART w,h set up a board under the INFO rule given so far
+// (mnk:{h}x{w}x5 for rule 0, freestyle: five or more wins; :exact for rule
+// 1, exactly five; :renju for rule 4), start the bot (Config.Bot if it
+// declares that variant, or the strongest installed bot that plays it) and
+// answer OK; a board kinrow does not play, a rule it does not play
+// (continuous, caro), a variant no bot plays, or a bot that refuses the
+// game gets ERROR naming what is supported. An INFO rule that comes after
+// START (as managers send it) applies from the next BEGIN, TURN or BOARD,
+// before the first move. RESTART starts a new game on the same board. BEGIN,
 // TURN X,Y and BOARD … DONE bring the game to the position the manager
 // describes (TURN plays the opponent's stone, BOARD replaces the position:
 // field 1 the brain's stones, 2 the opponent's; the opponent moved first

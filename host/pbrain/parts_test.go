@@ -62,11 +62,11 @@ func TestSettingsErrors(t *testing.T) {
 			t.Errorf("INFO %s: %v; want it accepted or ignored", line, err)
 		}
 	}
-	for _, r := range []string{"1", "2", "4", "8", "5"} {
+	for r, ok := range map[string]bool{"0": true, "1": true, "4": true, "5": true, "2": false, "8": false, "3": false, "12": false} {
 		c, _ := gomocup.ParseCommand("INFO rule " + r)
 		_ = s.set(c, 0)
-		if err := s.supported(); err == nil || !strings.Contains(err.Error(), "freestyle, INFO rule 0") {
-			t.Errorf("rule %s: %v", r, err)
+		if err := s.supported(); (err == nil) != ok || !ok && !strings.Contains(err.Error(), "kinrow plays INFO rule 0 (freestyle: five or more wins), 1 (exactly five) and 4 (renju)") {
+			t.Errorf("rule %s: %v; supported: %v", r, err, ok)
 		}
 	}
 }

@@ -73,12 +73,12 @@ func (s *settings) set(c gomocup.Command, spent time.Duration) error {
 	return err
 }
 
-// supported tells whether the brain plays the rule set.
+// supported tells whether the brain can play the rule set at all: INFO
+// rule 0, 1 or 4 (gomocup.Rule.Line). Whether a bot plays it is asked when
+// a game starts (Brain.start).
 func (s *settings) supported() error {
-	if s.rule != gomocup.RuleFreestyle {
-		return fmt.Errorf("rule %d (%s) is not supported: this brain plays freestyle, INFO rule 0 (five or more in a row wins)", int(s.rule), s.rule)
-	}
-	return nil
+	_, err := s.rule.Line()
+	return err
 }
 
 // limit is the time the brain may take for the next move (see the package

@@ -286,11 +286,13 @@ func (l *Loader) probe(e botpath.Entry) (*probe, error) {
 	return p, nil
 }
 
-// Plays reports whether a bot's description admits the rules.
+// Plays reports whether a bot's description admits the rules: its Kinds
+// name the rules' variant (engine.Rules.Variant: "mnk" is freestyle only,
+// "mnk:exact" and "mnk:renju" the other line rules) and the board fits.
 func Plays(info botapi.Info, r engine.Rules) bool {
 	kind := false
 	for _, k := range info.Kinds {
-		if strings.EqualFold(k, r.Kind.String()) {
+		if strings.EqualFold(k, r.Variant()) {
 			kind = true
 		}
 	}
@@ -315,7 +317,11 @@ func (l *Loader) CheckPlays(ctx context.Context, name string, r engine.Rules) er
 		return nil
 	}
 	if !Plays(info, r) {
-		return fmt.Errorf("%s does not play %s (it plays %s up to %dx%d)", name, r, strings.Join(info.Kinds, ", "), info.MaxRows, info.MaxCols)
+		size := "of any size"
+		if info.MaxRows > 0 || info.MaxCols > 0 {
+			size = fmt.Sprintf("up to %dx%d", info.MaxRows, info.MaxCols)
+		}
+		return fmt.Errorf("%s does not play %s (it plays %s %s)", name, r, strings.Join(info.Kinds, ", "), size)
 	}
 	return nil
 }

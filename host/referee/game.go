@@ -477,6 +477,11 @@ func (g *Game) GenMove(ctx context.Context, c engine.Color) (Outcome, error) {
 		return g.forfeit(c, p, record.ForfeitIllegalMove, fmt.Sprintf("%s answered an unparsable move: %s", who, quoteErr(err)), took), nil
 	}
 	if err := g.pos.Check(m); err != nil {
+		var fe *engine.ForbiddenError
+		if errors.As(err, &fe) {
+			return g.forfeit(c, p, record.ForfeitForbidden, fmt.Sprintf("%s played %s, forbidden by the rules (%s): %s",
+				who, Quote(text), g.pos.Rules().Line, fe.Foul), took), nil
+		}
 		return g.forfeit(c, p, record.ForfeitIllegalMove, fmt.Sprintf("%s answered an illegal move %s: %s", who, Quote(text), quoteErr(err)), took), nil
 	}
 	g.apply(m, took, p)
@@ -511,7 +516,7 @@ func (g *Game) undelivered(c engine.Color, p Player, who, limit string, d delive
 // broke the protocol is killed: it cannot be trusted with another request.
 func (g *Game) forfeit(c engine.Color, p Player, why record.Forfeit, detail string, took time.Duration) Outcome {
 	g.cfg.Logger.Warn("forfeit", "side", c.String(), "player", p.Name(), "reason", string(why), "detail", detail)
-	if why != record.ForfeitIllegalMove {
+	if why != record.ForfeitIllegalMove && why != record.ForfeitForbidden {
 		p.Kill()
 	}
 	g.rec.Finish(engine.WinFor(c.Other()), record.ReasonForfeit, why, detail, g.cfg.Now())

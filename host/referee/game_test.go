@@ -344,3 +344,49 @@ func TestClock(t *testing.T) {
 		t.Errorf("fixed move time budget = %v", s.budget(fixed))
 	}
 }
+
+// TestForbiddenForfeit: in renju, black's bot answering a double three
+// forfeits with reason forbidden, the move and the foul quoted, and is not
+// killed (it broke a rule, not the protocol); the same answer is a move in
+// freestyle, and a forbidden move given by the controller is refused.
+func TestForbiddenForfeit(t *testing.T) {
+	ctx := context.Background()
+	for _, rs := range []string{"renju", "gomoku"} {
+		t.Run(rs, func(t *testing.T) {
+			rules, _ := engine.ParseRules(rs)
+			g := New(rules, Config{Clock: Clock{MoveTime: time.Second}})
+			for _, s := range []string{"f8", "a1", "g8", "c1", "h9", "e1", "h10", "a15"} {
+				m, _ := rules.ParseMove(s)
+				if err := g.Play(ctx, g.Position().ToMove(), m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			h8, _ := rules.ParseMove("h8")
+			err := g.Play(ctx, engine.X, h8)
+			if rs == "renju" && (!errors.Is(err, ErrIllegalMove) || !strings.Contains(err.Error(), "double three")) {
+				t.Fatalf("controller's h8: %v; want an illegal move naming the double three", err)
+			}
+			if rs == "gomoku" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			bot := &fakePlayer{name: "bot", answer: func(context.Context, *engine.Position) (string, error) { return "h8", nil }}
+			if err := g.Attach(ctx, engine.X, bot); err != nil {
+				t.Fatal(err)
+			}
+			out, err := g.GenMove(ctx, engine.X)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Played || out.Forfeit != record.ForfeitForbidden || !strings.Contains(out.Detail, "played h8, forbidden by the rules (renju): double three") {
+				t.Errorf("outcome %+v; want forfeit forbidden quoting h8 and the double three", out)
+			}
+			rec := g.Record()
+			if rec.Result != "O+" || rec.Forfeit != record.ForfeitForbidden || bot.wasKilled() {
+				t.Errorf("record %+v, killed %v", rec, bot.wasKilled())
+			}
+		})
+	}
+}

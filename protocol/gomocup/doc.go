@@ -48,7 +48,10 @@
 // # Rules and INFO
 //
 // INFO rule is a bit mask ([Rule]): 1 exactly five, 2 continuous game, 4
-// renju, 8 caro; 0 is freestyle. The INFO keys the protocol defines are
+// renju, 8 caro; 0 is freestyle. kinrow plays 0, 1 and 4 (and 5, renju):
+// [Rule.Line] maps them to the engine's line rules (freestyle, exact,
+// renju), [RuleOf] back, and [BoardRules] builds the rules of a board under
+// a rule. The INFO keys the protocol defines are
 // constants (InfoTimeoutTurn, …); [Command.Int] reads a numeric value.
 //
 // The package knows the protocol's words, not what a brain does with them:

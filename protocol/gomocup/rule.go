@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/kinrow/kinrow/engine"
 )
 
 // Rule is the value of INFO rule: a bit mask of rule variants; 0 is
@@ -67,3 +69,52 @@ const (
 // TimeLeftUnlimited is the INFO time_left a manager sends before every move
 // when the match time is unlimited (the protocol's 2^31-1 ms).
 const TimeLeftUnlimited = 2147483647
+
+// RulesSupported names the INFO rule values kinrow plays, for messages.
+const RulesSupported = "0 (freestyle: five or more wins), 1 (exactly five) and 4 (renju)"
+
+// Line returns the engine's line rule of r: freestyle for 0, exact for 1
+// (exactly five), renju for 4 (renju's five is exactly five for black, so
+// 5 = 1+4 is renju too). Continuous games and caro are refused, naming
+// the values kinrow plays.
+func (r Rule) Line() (engine.Line, error) {
+	switch r {
+	case RuleFreestyle:
+		return engine.Freestyle, nil
+	case RuleExactFive:
+		return engine.Exact, nil
+	case RuleRenju, RuleRenju | RuleExactFive:
+		return engine.Renju, nil
+	}
+	return 0, fmt.Errorf("rule %d (%s) is not supported: kinrow plays INFO rule %s", int(r), r, RulesSupported)
+}
+
+// RuleOf returns the INFO rule value of a line rule: 0, 1 or 4.
+func RuleOf(l engine.Line) Rule {
+	switch l {
+	case engine.Exact:
+		return RuleExactFive
+	case engine.Renju:
+		return RuleRenju
+	}
+	return RuleFreestyle
+}
+
+// BoardRules returns the kinrow rules of a Gomocup board width columns
+// wide and height rows high under INFO rule r: mnk:{height}x{width}x5 with
+// r's line rule (see Rule.Line). It fails, naming the limit, for a board or
+// a rule kinrow does not play.
+func BoardRules(width, height int, r Rule) (engine.Rules, error) {
+	rules, err := FreestyleRules(width, height)
+	if err != nil {
+		return engine.Rules{}, err
+	}
+	l, err := r.Line()
+	if err != nil {
+		return engine.Rules{}, err
+	}
+	if rules, err = rules.WithLine(l); err != nil {
+		return engine.Rules{}, fmt.Errorf("board %dx%d, rule %d: %w", width, height, int(r), err)
+	}
+	return rules, nil
+}

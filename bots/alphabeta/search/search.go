@@ -59,7 +59,8 @@ type Searcher struct {
 	mark      []uint32 // candidate marks, by generation
 	gen       uint32
 	history   []engine.Move
-	sym       *symmetries
+	sym       *engine.Symmetries // the board's, for the table's key (the least symmetric hash)
+	symh      engine.SymHash     // the working position's hash under each symmetry
 }
 
 // New returns a searcher for rules.
@@ -90,9 +91,9 @@ func (s *Searcher) reset(pos *engine.Position) {
 	s.pos = engine.NewPosition(s.rules)
 	s.win = newWindows(s.rules)
 	if s.sym == nil {
-		s.sym = newSymmetries(s.rules)
+		s.sym = s.rules.Symmetries()
 	}
-	clear(s.sym.hash)
+	s.symh = s.sym.Hashes(s.pos)
 	for _, m := range pos.Moves(nil) {
 		s.play(m)
 	}
@@ -138,7 +139,7 @@ func (s *Searcher) play(m engine.Move) {
 	cell := s.pos.Cell(m)
 	s.pos.Play(m)
 	s.win.update(cell, c, 1)
-	s.sym.toggle(cell, c)
+	s.symh.Toggle(cell, c)
 }
 
 func (s *Searcher) undo() {
@@ -150,7 +151,7 @@ func (s *Searcher) undo() {
 	c := s.pos.ToMove().Other()
 	s.pos.Undo()
 	s.win.update(cell, c, -1)
-	s.sym.toggle(cell, c)
+	s.symh.Toggle(cell, c)
 }
 
 // Nodes is the number of nodes searched since the searcher was made.
@@ -165,7 +166,11 @@ func (s *Searcher) candidates(ply int, ttMove engine.Move) (wins, threats int) {
 	s.buffers(ply)
 	ms := s.moves[ply][:0]
 	gs := s.gains[ply][:0]
+	fouls := s.rules.Line == engine.Renju && me == engine.X // black avoids renju's forbidden moves
 	add := func(m engine.Move) {
+		if fouls && p.Foul(m) != engine.NoFoul {
+			return
+		}
 		cell := p.Cell(m)
 		g := s.win.gain(cell, me)
 		switch {
@@ -259,11 +264,11 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) (int32, error) {
 		s.hitLeaf = true
 		return s.evaluate(), nil
 	}
-	key, k := s.sym.key()
+	key, k := s.symh.Least()
 	e := &s.tt[key&s.mask]
 	ttMove := engine.NoMove
 	if e.key == key {
-		ttMove = s.sym.move(engine.Move(e.move), s.sym.inv[k])
+		ttMove = s.sym.Move(s.sym.Inverse(k), engine.Move(e.move))
 		if int(e.depth) >= depth {
 			v := fromTT(e.value, ply)
 			if (e.flag == flagExact) || (e.flag == flagLower && v >= beta) || (e.flag == flagUpper && v <= alpha) {
@@ -278,6 +283,10 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) (int32, error) {
 	ms := s.moves[ply]
 	if wins > 0 {
 		return Win - int32(ply) - 1, nil
+	}
+	if len(ms) == 0 { // renju: every cell near the stones is forbidden to black
+		s.hitLeaf = true
+		return s.evaluate(), nil
 	}
 	n := len(ms)
 	if threats > 0 {
@@ -325,7 +334,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) (int32, error) {
 	case best >= beta:
 		flag = flagLower
 	}
-	*e = ttEntry{key: key, value: toTT(best, ply), move: int32(s.sym.move(bestMove, k)), depth: int16(depth), flag: flag, heur: s.hitLeaf}
+	*e = ttEntry{key: key, value: toTT(best, ply), move: int32(s.sym.Move(k, bestMove)), depth: int16(depth), flag: flag, heur: s.hitLeaf}
 	s.hitLeaf = s.hitLeaf || outerLeaf
 	return best, nil
 }
@@ -371,7 +380,14 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 	s.setContext(ctx)
 	s.solving = false
 	s.candidates(0, engine.NoMove)
-	best := Report{Best: s.moves[0][0]}
+	best := Report{}
+	if len(s.moves[0]) > 0 {
+		best.Best = s.moves[0][0]
+	} else if legal := pos.LegalMoves(nil); len(legal) > 0 {
+		best.Best = legal[0] // renju: black's cells near the stones are all forbidden
+	} else {
+		return engine.NoMove, Report{}, errors.New("no legal move")
+	}
 	empties := s.rules.Cells() - pos.Ply()
 	for depth := 1; depth <= empties; depth++ {
 		s.hitLeaf = false
@@ -507,10 +523,10 @@ func Score(pos *engine.Position, v int32) int {
 // root returns the table's entry for the searcher's current position and
 // its best move mapped back from the table's orientation.
 func (s *Searcher) root() (ttEntry, engine.Move, bool) {
-	key, k := s.sym.key()
+	key, k := s.symh.Least()
 	e := s.tt[key&s.mask]
 	if e.key != key {
 		return e, engine.NoMove, false
 	}
-	return e, s.sym.move(engine.Move(e.move), s.sym.inv[k]), true
+	return e, s.sym.Move(s.sym.Inverse(k), engine.Move(e.move)), true
 }

@@ -6,10 +6,10 @@ import (
 	"github.com/kinrow/kinrow/engine"
 )
 
-// Directions of the lines, as (row, column) steps: horizontal, vertical,
-// diagonal, anti-diagonal. A window of direction d starting at cell s covers
-// s, s+step[d], …, s+(K-1)·step[d].
-var dirs = [4][2]int{{0, 1}, {1, 0}, {1, 1}, {1, -1}}
+// The four line directions are the engine's (engine.Direction): horizontal,
+// vertical, diagonal, anti-diagonal. A window of direction d starting at
+// cell s covers s, s+step[d], …, s+(K-1)·step[d].
+const ndirs = 4
 
 // Board is a k-in-a-row board for the search: the stones, the free cells in
 // an array with an index per cell, and for every K-window of the four
@@ -117,8 +117,8 @@ func NewBoard(r engine.Rules) *Board {
 // exists when both its ends are on the board.
 func (b *Board) windows() {
 	k := b.k
-	for d, dir := range dirs {
-		dr, dc := dir[0], dir[1]
+	for d := range ndirs {
+		dr, dc := engine.Direction(d)
 		b.step[d] = dr*b.cols + dc
 		b.first[d] = make([]int32, b.n)
 		b.nwin[d] = make([]uint8, b.n)
@@ -162,7 +162,7 @@ func (b *Board) Reset() {
 	g0, t0 := b.t.g[0], int64(b.t.tc[0])
 	for cell := 0; cell < b.n; cell++ {
 		w := int64(0)
-		for d := range dirs {
+		for d := range ndirs {
 			w += int64(b.nwin[d][cell])
 		}
 		k := ((ownMult+1)*w*g0+b.centre[cell])<<jitterBits | int64(b.jitter[cell])

@@ -65,7 +65,9 @@ func recount(t *testing.T, b *Board, marked []int) {
 		thr[s] = make([]int32, n)
 	}
 	windows := 0
-	for d, dir := range dirs {
+	for d := range ndirs {
+		dr, dc := engine.Direction(d)
+		dir := [2]int{dr, dc}
 		for start := 0; start < n; start++ {
 			r, c := start/b.cols, start%b.cols
 			er, ec := r+(k-1)*dir[0], c+(k-1)*dir[1]

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"time"
 
 	"github.com/kinrow/kinrow/engine"
@@ -86,6 +87,13 @@ type Searcher struct {
 	aborted bool
 	bufs    [maxPly][]Candidate
 	root    []Candidate
+
+	// Under a line rule other than freestyle, the engine's position follows
+	// the board through the search: it judges wins (an overline is none in
+	// exact, nor for black in renju) and renju's fouls, which the board's
+	// windows do not see.
+	variant bool
+	pos     *engine.Position
 }
 
 // New returns a Searcher for games of rules r. It fails on invalid rules or
@@ -103,7 +111,7 @@ func New(r engine.Rules, o Options) (*Searcher, error) {
 	if o.MoveTime == 0 {
 		o.MoveTime = DefaultMoveTime
 	}
-	s := &Searcher{rules: r, opt: o, b: NewBoard(r),
+	s := &Searcher{rules: r, opt: o, b: NewBoard(r), variant: r.Line != engine.Freestyle,
 		legal: make([]engine.Move, 0, r.Cells()), root: make([]Candidate, 0, rootMax)}
 	s.b.SetSeed(o.Seed)
 	backing := make([]Candidate, maxPly*MaxBranching)
@@ -139,6 +147,9 @@ func (s *Searcher) NodesPerSecond() float64 { return s.nps }
 // position if Calibrate was not called; every move refines the figure.
 func (s *Searcher) Calibrate(ctx context.Context, d time.Duration) float64 {
 	s.b.Reset()
+	if s.variant {
+		s.pos = engine.NewPosition(s.rules) // follows the board, as in BestMove
+	}
 	stop := time.Now().Add(d)
 	if dl, ok := ctx.Deadline(); ok && dl.Before(stop) {
 		stop = dl
@@ -234,8 +245,14 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 
 	b := s.b
 	b.Load(pos)
+	if s.variant {
+		s.pos = pos.Clone()
+	}
 	// Root candidates, best first; a win or a single forced block needs no search.
 	root := b.Candidates(s.root[:0], rootMax)
+	if s.rules.Line != engine.Freestyle {
+		root = s.variantRoot(pos, root)
+	}
 	if len(root) == 0 {
 		return move, nil
 	}
@@ -312,6 +329,28 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 	return move, nil
 }
 
+// variantRoot fits the root candidates, which the board's windows rank as
+// in freestyle, to the line rule: the moves the rules forbid (renju's fouls
+// for black) go, and a cell the windows call a win keeps its win key only
+// if the engine agrees (an overline is no win in exact, nor for black in
+// renju). Below the root negamaxVariant does the same at every node.
+func (s *Searcher) variantRoot(pos *engine.Position, root []Candidate) []Candidate {
+	me := pos.ToMove()
+	out := root[:0]
+	for _, c := range root {
+		m := s.b.MoveOf(int(c.Cell))
+		if !pos.Legal(m) {
+			continue
+		}
+		if c.Key >= winKey && !pos.WinsAt(pos.Cell(m), me) {
+			c.Key = blockKey - 1
+		}
+		out = append(out, c)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Key > out[j].Key })
+	return out
+}
+
 // searchRoot searches the root moves to depth plies, sharing budget nodes
 // over them best first in proportion to 1/(rank+1), the unused part of each
 // share passing to the next. It returns the index and score of the best move
@@ -328,9 +367,9 @@ func (s *Searcher) searchRoot(root []Candidate, depth int, budget int64, report 
 		allot := max(carry+int64(float64(budget)/(float64(i+1)*h)), 1)
 		n0 := s.nodes
 		s.limit = n0 + allot
-		b.Mark(int(c.Cell))
+		s.mark(int(c.Cell))
 		v := -s.negamax(depth-1, 1, -inf, -bestScore)
-		b.Unmark()
+		s.unmark()
 		if s.aborted {
 			return best, bestScore, false
 		}
@@ -392,6 +431,9 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int64) int64 {
 	}
 	b := s.b
 	me := (b.n - b.nfree) & 1
+	if s.variant {
+		return s.negamaxVariant(depth, ply, alpha, beta)
+	}
 	if b.CanWin(me) {
 		return winScore - int64(ply+1)
 	}
@@ -418,9 +460,105 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int64) int64 {
 	}
 	best := -inf
 	for _, c := range cands {
-		b.Mark(int(c.Cell))
+		s.mark(int(c.Cell))
 		v := -s.negamax(depth-1, ply+1, -beta, -alpha)
-		b.Unmark()
+		s.unmark()
+		if s.aborted {
+			return 0
+		}
+		if v > best {
+			best = v
+			if v > alpha {
+				alpha = v
+				if alpha >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}
+
+// mark plays cell on the board, and on the engine's position under a line
+// rule other than freestyle.
+func (s *Searcher) mark(cell int) {
+	if s.variant {
+		s.pos.Play(s.b.MoveOf(cell))
+	}
+	s.b.Mark(cell)
+}
+
+// unmark takes back the last mark.
+func (s *Searcher) unmark() {
+	if s.variant {
+		s.pos.Undo()
+	}
+	s.b.Unmark()
+}
+
+// negamaxVariant is negamax under exact and renju: the windows still rank
+// the cells and evaluate the leaves, but the engine's position says which
+// cells win (for either side) and which are forbidden to black, so an
+// overline is neither a win nor a threat to block, and black never plays a
+// foul in the tree.
+func (s *Searcher) negamaxVariant(depth, ply int, alpha, beta int64) int64 {
+	b, pos := s.b, s.pos
+	me := (b.n - b.nfree) & 1
+	if b.nfree == 0 {
+		return 0
+	}
+	cands := b.Candidates(s.bufs[ply], s.l)
+	// Re-rank: true wins first, then true blocks, then the rest by value;
+	// fouls go.
+	c0 := pos.ToMove()
+	fouls := s.rules.Line == engine.Renju && c0 == engine.X
+	out := cands[:0]
+	blocks := 0
+	for _, c := range cands {
+		m := b.MoveOf(int(c.Cell))
+		cell := pos.Cell(m)
+		switch {
+		case pos.WinsAt(cell, c0):
+			return winScore - int64(ply+1)
+		case c.Key >= winKey:
+			c.Key = blockKey - 1 // the windows' win is an overline here
+		}
+		if fouls && pos.Foul(m) != engine.NoFoul {
+			continue
+		}
+		if c.Key >= blockKey {
+			if pos.WinsAt(cell, c0.Other()) {
+				blocks++
+			} else {
+				c.Key = blockKey - 1
+			}
+		}
+		out = append(out, c)
+	}
+	if depth <= 0 || s.nodes >= s.limit || ply >= maxPly-1 {
+		if s.nodes >= s.limit || ply >= maxPly-1 || blocks == 0 {
+			return b.Evaluate(me)
+		}
+		depth = 1
+	}
+	if len(out) == 0 {
+		return b.Evaluate(me)
+	}
+	if blocks > 0 {
+		n := 0
+		for _, c := range out {
+			if c.Key >= blockKey {
+				out[n] = c
+				n++
+			}
+		}
+		out = out[:n]
+	}
+	best := -inf
+	for _, c := range out {
+		s.mark(int(c.Cell))
+		v := -s.negamax(depth-1, ply+1, -beta, -alpha)
+		s.unmark()
 		if s.aborted {
 			return 0
 		}

@@ -101,6 +101,9 @@ func New(r engine.Rules, opt Options) (*Searcher, error) {
 	if err := r.Validate(); err != nil {
 		return nil, fmt.Errorf("dbsearch: %w", err)
 	}
+	if r.Line != engine.Freestyle {
+		return nil, fmt.Errorf("dbsearch: %s: only freestyle is proved (its threats assume every line of K wins and no move is forbidden)", r)
+	}
 	if opt.MaxSequences <= 0 {
 		opt.MaxSequences = DefaultMaxSequences
 	}
@@ -110,13 +113,8 @@ func New(r engine.Rules, opt Options) (*Searcher, error) {
 	s := &Searcher{rules: r, opt: opt, b: newBoard(r)}
 	s.keys = make([]uint64, r.Cells())
 	s.refs = make([]int32, r.Cells())
-	x := uint64(0x9e3779b97f4a7c15)
 	for i := range s.keys {
-		x += 0x9e3779b97f4a7c15
-		z := x
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-		s.keys[i] = z ^ (z >> 31)
+		s.keys[i] = engine.ZobristKey(i, engine.X) // any distinct keys: XORed only among themselves
 	}
 	size := 1024
 	for size < 4*opt.MaxNodes {

@@ -24,68 +24,34 @@ type symmetry struct {
 	h     [8]uint64 // the working position's hash under each transform
 }
 
-// newSymmetry returns the symmetries of r (only the identity when off).
+// newSymmetry returns the symmetries of r (only the identity when off):
+// the engine's (Rules.Symmetries), with the Zobrist keys of every image
+// cell laid out for toggle.
 func newSymmetry(r engine.Rules, on bool) symmetry {
-	rows, cols := r.Rows, r.Cols
+	es := r.Symmetries()
 	n := 1
-	switch {
-	case !on:
-	case r.Kind == engine.ConnectX:
-		n = 2
-	case rows == cols:
-		n = 8
-	default:
-		n = 4
+	if on {
+		n = es.Len()
 	}
-	y := symmetry{n: n, ncell: rows * cols, nmove: rows * cols}
+	y := symmetry{n: n, ncell: r.Cells(), nmove: r.Cells()}
 	if r.Kind == engine.ConnectX {
-		y.nmove = cols
+		y.nmove = r.Cols
 	}
 	y.cells = make([]int32, n*y.ncell)
 	y.keys = make([]uint64, 2*n*y.ncell)
 	y.moves = make([]int16, n*y.nmove)
 	for t := 0; t < n; t++ {
 		for c := 0; c < y.ncell; c++ {
-			r0, c0 := c/cols, c%cols
-			var r1, c1 int
-			switch t {
-			case 0:
-				r1, c1 = r0, c0
-			case 1:
-				r1, c1 = r0, cols-1-c0
-			case 2:
-				r1, c1 = rows-1-r0, c0
-			case 3:
-				r1, c1 = rows-1-r0, cols-1-c0
-			case 4:
-				r1, c1 = c0, r0
-			case 5:
-				r1, c1 = c0, rows-1-r0
-			case 6:
-				r1, c1 = rows-1-c0, r0
-			default:
-				r1, c1 = rows-1-c0, rows-1-r0
-			}
-			y.cells[t*y.ncell+c] = int32(r1*cols + c1)
+			img := es.Cell(t, c)
+			y.cells[t*y.ncell+c] = int32(img)
 			for col := engine.X; col <= engine.O; col++ {
-				y.keys[(c*n+t)*2+int(col)] = engine.ZobristKey(r1*cols+c1, col) ^ engine.SideKey
+				y.keys[(c*n+t)*2+int(col)] = engine.ZobristKey(img, col) ^ engine.SideKey
 			}
 		}
 		for m := 0; m < y.nmove; m++ {
-			img := y.cells[t*y.ncell+m] // Connect-X: the column's bottom cell
-			if r.Kind == engine.ConnectX {
-				img %= int32(cols)
-			}
-			y.moves[t*y.nmove+m] = int16(img)
+			y.moves[t*y.nmove+m] = int16(es.Move(t, engine.Move(m)))
 		}
-	}
-	for t := 0; t < n; t++ {
-		for u := 0; u < n; u++ {
-			if y.isInverse(t, u) {
-				y.inv[t] = uint8(u)
-				break
-			}
-		}
+		y.inv[t] = uint8(es.Inverse(t))
 	}
 	return y
 }

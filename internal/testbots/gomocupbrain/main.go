@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/protocol/gomocup"
 )
 
@@ -47,7 +48,7 @@ type brain struct {
 }
 
 func main() {
-	mode := flag.String("mode", "random", "random, silent, junk, illegal, occupied, crash, error or slow")
+	mode := flag.String("mode", "random", "random, silent, junk, illegal, occupied, crash, error, slow or forbidden (a renju foul of its own when there is one)")
 	after := flag.Int("after", 0, "good moves before misbehaving")
 	pidfile := flag.String("pidfile", "", "write the process id to this file")
 	transcript := flag.String("transcript", "", "append every line received to this file")
@@ -175,6 +176,38 @@ func (b *brain) handle(c gomocup.Command) {
 	}
 }
 
+// foul returns a free point that renju forbids to the brain's own stones
+// (as black), if there is one.
+func (b *brain) foul() (gomocup.Point, bool) {
+	r, err := gomocup.BoardRules(b.width, b.height, gomocup.RuleRenju)
+	if err != nil {
+		return gomocup.Point{}, false
+	}
+	var own, opp []engine.Move
+	for p, f := range b.board {
+		if m, err := gomocup.ToMove(r, p); err == nil && f == 1 {
+			own = append(own, m)
+		} else if err == nil {
+			opp = append(opp, m)
+		}
+	}
+	if len(own) != len(opp) {
+		return gomocup.Point{}, false
+	}
+	pos := engine.NewPosition(r)
+	for i := range own {
+		pos.Play(own[i])
+		pos.Play(opp[i])
+	}
+	for m := engine.Move(0); int(m) < r.Cells(); m++ {
+		if pos.Foul(m) != engine.NoFoul {
+			p, _ := gomocup.FromMove(r, m)
+			return p, true
+		}
+	}
+	return gomocup.Point{}, false
+}
+
 // move answers a move request, misbehaving once after good moves.
 func (b *brain) move() {
 	if b.race > 0 {
@@ -224,6 +257,13 @@ func (b *brain) move() {
 			defer func() { b.w.Response(gomocup.Move(gomocup.Point{X: b.width - 1, Y: b.height - 1})) }()
 		case "slow":
 			time.Sleep(time.Hour)
+		case "forbidden":
+			if p, ok := b.foul(); ok {
+				b.board[p] = 1
+				b.moves++
+				b.w.Response(gomocup.Move(p))
+				return
+			}
 		}
 	}
 	var free []gomocup.Point

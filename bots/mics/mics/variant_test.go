@@ -1,0 +1,102 @@
+package mics
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/kinrow/kinrow/engine"
+)
+
+// TestVariantsPlayLegally plays short games of standard gomoku and renju
+// against random moves: every answer passes the engine's Check (black never
+// plays a renju foul).
+func TestVariantsPlayLegally(t *testing.T) {
+	for _, rs := range []string{"gomoku-standard", "renju", "mnk:9x9x5:renju"} {
+		r, _ := engine.ParseRules(rs)
+		s, err := New(r, Options{Seed: 1, Branching: 6, Depth: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Calibrate(context.Background(), 5*time.Millisecond) // as the bot does before its first move
+		rng := rand.New(rand.NewPCG(2, uint64(len(rs))))
+		for game := 0; game < 3; game++ {
+			pos := engine.NewPosition(r)
+			for pos.Result() == engine.Open {
+				if pos.Ply()%2 == game%2 {
+					legal := pos.LegalMoves(nil)
+					pos.Play(legal[rng.IntN(len(legal))])
+					continue
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+				m, err := s.BestMove(ctx, pos, nil)
+				cancel()
+				if err != nil {
+					t.Fatalf("%s: %v", rs, err)
+				}
+				if err := pos.Check(m); err != nil {
+					t.Fatalf("%s: answered %s: %v\n%s", rs, r.FormatMove(m), err, pos.Diagram())
+				}
+				pos.Play(m)
+			}
+		}
+	}
+}
+
+// TestExactOverlineIsNoWin: x holds a8-d8 and f8, so e8 makes six: mics
+// takes it at once as a win in freestyle; in standard gomoku it is no win,
+// and mics must not report one.
+func TestExactOverlineIsNoWin(t *testing.T) {
+	for _, tc := range []struct {
+		rules string
+		win   bool
+	}{{"gomoku", true}, {"gomoku-standard", false}} {
+		r, _ := engine.ParseRules(tc.rules)
+		pos := engine.NewPosition(r)
+		for _, s := range []string{"a8", "a1", "b8", "c1", "c8", "e1", "d8", "g1", "f8", "j1"} {
+			m, _ := r.ParseMove(s)
+			pos.Play(m)
+		}
+		s, _ := New(r, Options{Seed: 1, Branching: 6, Depth: 2})
+		won := false
+		_, err := s.BestMove(context.Background(), pos, func(depth, score int, best engine.Move, _ int64) {
+			won = won || score >= WinScore-2 && depth == 1
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if won != tc.win {
+			t.Errorf("%s: reported a win at once: %v, want %v", tc.rules, won, tc.win)
+		}
+	}
+}
+
+// TestRenjuWhiteUsesFouls: black holds f8 g8 h9 h10, so h8 is a double
+// three, forbidden to black; white (to move) holds e5 f6 g7 between black's
+// c3 and j9, so d4 makes a four whose only five is at h8, which black may
+// not block: mics, as white, reports the win in renju, not in freestyle
+// (where black blocks at h8).
+func TestRenjuWhiteUsesFouls(t *testing.T) {
+	for _, rs := range []string{"renju", "gomoku"} {
+		r, _ := engine.ParseRules(rs)
+		pos := engine.NewPosition(r)
+		for _, s := range []string{"f8", "e5", "g8", "f6", "h9", "g7", "h10", "a15", "c3", "a13", "j9"} {
+			m, _ := r.ParseMove(s)
+			if err := pos.Apply(m); err != nil {
+				t.Fatal(s, err)
+			}
+		}
+		s, _ := New(r, Options{Seed: 1, Branching: 8, Depth: 3})
+		won := false
+		_, err := s.BestMove(context.Background(), pos, func(depth, score int, best engine.Move, _ int64) {
+			won = won || score >= WinScore-3
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if won != (rs == "renju") {
+			t.Errorf("%s: white reported a win within 3 plies: %v", rs, won)
+		}
+	}
+}
