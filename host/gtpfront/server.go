@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/kinrow/kinrow/engine"
-	"github.com/kinrow/kinrow/engine/record"
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/protocol/gtp"
 )
@@ -361,7 +360,7 @@ func (s *Server) cmdGenmove(ctx context.Context, a []string) (string, error) {
 		return "", err
 	}
 	if !out.Played {
-		if out.Forfeit != "" && out.Forfeit != record.ForfeitIllegalMove {
+		if out.Killed {
 			s.drop(c) // killed by the referee; started afresh when next needed
 		}
 		return "resign", nil

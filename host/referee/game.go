@@ -395,6 +395,10 @@ type Outcome struct {
 	Forfeit record.Forfeit // why it forfeited, if it did
 	Detail  string         // the forfeit or resignation in words
 	Took    time.Duration  // how long the player took
+	// Killed is true when the referee killed the player for its forfeit
+	// (it stalled, crashed or broke the protocol); a player that only
+	// answered an illegal or forbidden move is left running.
+	Killed bool
 }
 
 // GenMove asks side c's player (the attached player) for a move and plays
@@ -516,9 +520,10 @@ func (g *Game) undelivered(c engine.Color, p Player, who, limit string, d delive
 // broke the protocol is killed: it cannot be trusted with another request.
 func (g *Game) forfeit(c engine.Color, p Player, why record.Forfeit, detail string, took time.Duration) Outcome {
 	g.cfg.Logger.Warn("forfeit", "side", c.String(), "player", p.Name(), "reason", string(why), "detail", detail)
-	if why != record.ForfeitIllegalMove && why != record.ForfeitForbidden {
+	kill := why != record.ForfeitIllegalMove && why != record.ForfeitForbidden
+	if kill {
 		p.Kill()
 	}
 	g.rec.Finish(engine.WinFor(c.Other()), record.ReasonForfeit, why, detail, g.cfg.Now())
-	return Outcome{Forfeit: why, Detail: detail, Took: took}
+	return Outcome{Forfeit: why, Detail: detail, Took: took, Killed: kill}
 }

@@ -236,8 +236,8 @@ func TestForfeits(t *testing.T) {
 			if rec.Result != "O+" || rec.Reason != record.ReasonForfeit || rec.Forfeit != tc.forfeit || *rec.Winner != "controller" {
 				t.Errorf("record %+v", rec)
 			}
-			if bot.wasKilled() != tc.killed {
-				t.Errorf("killed = %v, want %v", bot.killed, tc.killed)
+			if bot.wasKilled() != tc.killed || out.Killed != tc.killed {
+				t.Errorf("killed = %v, outcome says %v, want %v", bot.killed, out.Killed, tc.killed)
 			}
 			if g.Position().Hash() != before || len(rec.Moves) != 6 {
 				t.Errorf("a forfeit changed the position or lost the record's moves")
@@ -384,7 +384,7 @@ func TestForbiddenForfeit(t *testing.T) {
 				t.Errorf("outcome %+v; want forfeit forbidden quoting h8 and the double three", out)
 			}
 			rec := g.Record()
-			if rec.Result != "O+" || rec.Forfeit != record.ForfeitForbidden || bot.wasKilled() {
+			if rec.Result != "O+" || rec.Forfeit != record.ForfeitForbidden || bot.wasKilled() || out.Killed {
 				t.Errorf("record %+v, killed %v", rec, bot.wasKilled())
 			}
 		})
