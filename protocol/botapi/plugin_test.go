@@ -164,7 +164,7 @@ func TestRandomRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Name != "random" || info.Strength != 0 || !slices.Equal(info.Kinds, []string{"connectx", "mnk"}) ||
+	if info.Name != "random" || info.Strength != 0 || !slices.Equal(info.Kinds, engine.Variants()) ||
 		len(info.Options) != 1 || info.Options[0].Name != "seed" || info.Options[0].Type != botapi.OptionInt {
 		t.Errorf("Info = %+v", info)
 	}
