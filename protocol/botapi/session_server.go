@@ -1,0 +1,254 @@
+package botapi
+
+import (
+	"context"
+	"io"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/kinrow/kinrow/protocol/botpb"
+)
+
+// DirectSolver is optionally implemented by a Bot (protocol/sdk's is) to
+// solve one request on the calling goroutine: the Session handler then
+// solves batches without a stream's goroutine hops.
+type DirectSolver interface {
+	SolveOne(ctx context.Context, req SolveRequest) (SolveReply, error)
+}
+
+// solveFlushEvery bounds how long solved positions wait in the bot for the
+// rest of their batch before they are sent.
+const solveFlushEvery = 2 * time.Millisecond
+
+// Session serves Bot.Session (plugin protocol version 2): the requests of
+// the game one at a time in the order sent, a Cancel at once, solve batches
+// beside the game.
+func (s *GRPCServer) Session(stream botpb.Bot_SessionServer) error {
+	ctx, cancel := context.WithCancel(stream.Context())
+	defer cancel()
+	ss := &serverSession{impl: s.Impl, stream: stream, ctx: ctx, cancelled: map[uint64]bool{}, running: map[uint64]context.CancelFunc{}}
+	games := make(chan *botpb.HostMessage, 1024)
+	solves := make(chan *botpb.HostMessage, 1024)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for m := range games {
+			ss.game(m)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for m := range solves {
+			ss.solve(m)
+		}
+	}()
+	defer wg.Wait()
+	defer close(solves)
+	defer close(games)
+	defer cancel() // stops what is under way before waiting for it
+	for {
+		m, err := stream.Recv()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		ss.route(m, games, solves)
+	}
+}
+
+// route hands a request to its worker: a batch's one by one, in order.
+func (ss *serverSession) route(m *botpb.HostMessage, games, solves chan<- *botpb.HostMessage) {
+	switch r := m.GetRequest().(type) {
+	case *botpb.HostMessage_Cancel:
+		ss.cancel(r.Cancel.GetTarget())
+	case *botpb.HostMessage_Solve:
+		solves <- m
+	case *botpb.HostMessage_Batch:
+		for _, inner := range r.Batch.GetRequests() {
+			if _, nested := inner.GetRequest().(*botpb.HostMessage_Batch); !nested {
+				ss.route(inner, games, solves)
+			}
+		}
+	default:
+		games <- m
+	}
+}
+
+// serverSession is the bot's side of one Session stream.
+type serverSession struct {
+	impl   Bot
+	stream botpb.Bot_SessionServer
+	ctx    context.Context
+
+	sendMu sync.Mutex
+
+	mu        sync.Mutex
+	running   map[uint64]context.CancelFunc // the genmove and batch under way
+	cancelled map[uint64]bool               // cancelled before it started
+}
+
+func (ss *serverSession) send(m *botpb.BotMessage) {
+	ss.sendMu.Lock()
+	defer ss.sendMu.Unlock()
+	_ = ss.stream.Send(m) // a broken stream ends Recv too
+}
+
+func (ss *serverSession) failure(seq uint64, err error) {
+	st := status.Convert(toStatus(err))
+	ss.send(&botpb.BotMessage{Seq: seq, Reply: &botpb.BotMessage_Failure{Failure: &botpb.Failure{Code: int32(st.Code()), Message: st.Message()}}})
+}
+
+// cancel stops request seq: now if it is under way, at its start if not.
+func (ss *serverSession) cancel(seq uint64) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if stop, ok := ss.running[seq]; ok {
+		stop()
+		return
+	}
+	if len(ss.cancelled) < 1024 { // a cancel of what already ended is never used
+		ss.cancelled[seq] = true
+	}
+}
+
+// begin returns the context of request seq, cancelled already if a Cancel
+// came first; end releases it.
+func (ss *serverSession) begin(seq uint64) (context.Context, func()) {
+	ctx, stop := context.WithCancel(ss.ctx)
+	ss.mu.Lock()
+	if ss.cancelled[seq] {
+		delete(ss.cancelled, seq)
+		stop()
+	}
+	ss.running[seq] = stop
+	ss.mu.Unlock()
+	return ctx, func() {
+		ss.mu.Lock()
+		delete(ss.running, seq)
+		ss.mu.Unlock()
+		stop()
+	}
+}
+
+// game serves one game request.
+func (ss *serverSession) game(m *botpb.HostMessage) {
+	seq := m.GetSeq()
+	switch r := m.GetRequest().(type) {
+	case *botpb.HostMessage_Info:
+		info, err := ss.impl.Info(ss.ctx)
+		if err != nil {
+			ss.failure(seq, err)
+			return
+		}
+		ss.send(&botpb.BotMessage{Seq: seq, Reply: &botpb.BotMessage_Info{Info: infoToPB(info)}})
+	case *botpb.HostMessage_NewGame:
+		if err := ss.impl.NewGame(ss.ctx, newGameFromPB(r.NewGame)); err != nil {
+			ss.failure(seq, err)
+			return
+		}
+		ss.send(&botpb.BotMessage{Seq: seq, Reply: &botpb.BotMessage_Done{Done: &botpb.Done{}}})
+	case *botpb.HostMessage_Play:
+		if err := ss.impl.Play(ss.ctx, r.Play.GetMove()); err != nil {
+			ss.failure(seq, err)
+		}
+	case *botpb.HostMessage_Undo:
+		if err := ss.impl.Undo(ss.ctx); err != nil {
+			ss.failure(seq, err)
+		}
+	case *botpb.HostMessage_GenMove:
+		ctx, end := ss.begin(seq)
+		var mu sync.Mutex // done drops reports after the move
+		done := false
+		progress := func(p Progress) {
+			mu.Lock()
+			defer mu.Unlock()
+			if !done {
+				ss.send(&botpb.BotMessage{Seq: seq, Reply: &botpb.BotMessage_Progress{Progress: progressToPB(p)}})
+			}
+		}
+		move, err := ss.impl.GenMove(ctx, genMoveFromPB(r.GenMove), progress)
+		mu.Lock()
+		done = true
+		mu.Unlock()
+		end()
+		if err != nil {
+			ss.failure(seq, err)
+			return
+		}
+		ss.send(&botpb.BotMessage{Seq: seq, Reply: &botpb.BotMessage_Move{Move: move}})
+	default:
+		ss.failure(seq, status.Error(codes.Unimplemented, "unknown request"))
+	}
+}
+
+// solve answers one batch, sending what is solved at the end of the batch,
+// every solveFlushEvery, and before a message would pass half the cap.
+func (ss *serverSession) solve(m *botpb.HostMessage) {
+	seq := m.GetSeq()
+	ctx, end := ss.begin(seq)
+	defer end()
+	direct, ok := ss.impl.(DirectSolver)
+	var stream SolveStream
+	if !ok {
+		var err error
+		if stream, err = ss.impl.Solve(ctx); err != nil {
+			ss.failure(seq, err)
+			return
+		}
+	}
+	reqs := m.GetSolve().GetRequests()
+	out := &botpb.SolveReplies{Replies: make([]*botpb.SolveReply, 0, len(reqs))}
+	size, first := 0, time.Time{}
+	flush := func() {
+		if len(out.Replies) > 0 {
+			ss.send(&botpb.BotMessage{Seq: seq, Reply: &botpb.BotMessage_Solved{Solved: out}})
+			out = &botpb.SolveReplies{Replies: make([]*botpb.SolveReply, 0, len(reqs))}
+			size = 0
+		}
+	}
+	for _, pr := range reqs {
+		req := solveRequestFromPB(pr)
+		var reply SolveReply
+		var err error
+		switch {
+		case ctx.Err() != nil:
+			reply = SolveReply{ID: req.ID}
+		case direct != nil:
+			reply, err = direct.SolveOne(ctx, req)
+		default:
+			if err = stream.Send(req); err == nil {
+				reply, err = stream.Recv()
+			}
+		}
+		if err != nil {
+			flush()
+			ss.failure(seq, err)
+			return
+		}
+		reply.ID = req.ID
+		r := solveReplyToPB(reply)
+		n := proto.Size(r) + 8
+		if size+n > MaxInfoSize/2 {
+			flush()
+		}
+		if len(out.Replies) == 0 {
+			first = time.Now()
+		}
+		out.Replies = append(out.Replies, r)
+		size += n
+		if time.Since(first) >= solveFlushEvery {
+			flush()
+		}
+	}
+	flush()
+	if stream != nil {
+		_ = stream.CloseSend()
+	}
+}
