@@ -225,6 +225,9 @@ type SolveRequest struct {
 	Rules string
 	// Moves lead from the empty board to the position, in notation.
 	Moves []string
+	// MoveList, when Moves is empty, is the same as one move list in the
+	// rules' syntax (engine.Rules.ParseMoveList), e.g. "4453".
+	MoveList string
 	// Analyze asks for a score per move: per column for Connect-X, per
 	// legal move in increasing order for m,n,k.
 	Analyze bool

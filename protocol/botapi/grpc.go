@@ -339,14 +339,14 @@ func progressFromPB(p *botpb.Progress) Progress {
 
 func solveRequestToPB(r SolveRequest) *botpb.SolveRequest {
 	return &botpb.SolveRequest{
-		Id: r.ID, Rules: r.Rules, Moves: r.Moves, Analyze: r.Analyze, Weak: r.Weak,
+		Id: r.ID, Rules: r.Rules, Moves: r.Moves, MoveList: r.MoveList, Analyze: r.Analyze, Weak: r.Weak,
 		TimeoutMs: r.Timeout.Milliseconds(), Options: r.Options,
 	}
 }
 
 func solveRequestFromPB(r *botpb.SolveRequest) SolveRequest {
 	return SolveRequest{
-		ID: r.GetId(), Rules: r.GetRules(), Moves: r.GetMoves(), Analyze: r.GetAnalyze(),
+		ID: r.GetId(), Rules: r.GetRules(), Moves: r.GetMoves(), MoveList: r.GetMoveList(), Analyze: r.GetAnalyze(),
 		Weak: r.GetWeak(), Timeout: ms(r.GetTimeoutMs()), Options: r.GetOptions(),
 	}
 }

@@ -1518,7 +1518,12 @@ type SolveRequest struct {
 	// 0 means no limit beyond the stream's context.
 	TimeoutMs int64 `protobuf:"varint,6,opt,name=timeout_ms,json=timeoutMs,proto3" json:"timeout_ms,omitempty"`
 	// The bot's options (those of its Info), e.g. a table size.
-	Options       map[string]string `protobuf:"bytes,7,rep,name=options,proto3" json:"options,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Options map[string]string `protobuf:"bytes,7,rep,name=options,proto3" json:"options,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// The moves as one move list in the rules' syntax (engine's
+	// ParseMoveList: digits for Connect-X up to 9 columns, else moves
+	// separated by spaces or commas), sent instead of moves: one string to
+	// encode and decode rather than a string per move.
+	MoveList      string `protobuf:"bytes,8,opt,name=move_list,json=moveList,proto3" json:"move_list,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1600,6 +1605,13 @@ func (x *SolveRequest) GetOptions() map[string]string {
 		return x.Options
 	}
 	return nil
+}
+
+func (x *SolveRequest) GetMoveList() string {
+	if x != nil {
+		return x.MoveList
+	}
+	return ""
 }
 
 type SolveReply struct {
@@ -1808,7 +1820,7 @@ const file_bot_proto_rawDesc = "" +
 	"\fGenMoveReply\x125\n" +
 	"\bprogress\x18\x01 \x01(\v2\x17.kinrow.bot.v1.ProgressH\x00R\bprogress\x12\x14\n" +
 	"\x04move\x18\x02 \x01(\tH\x00R\x04moveB\a\n" +
-	"\x05reply\"\x97\x02\n" +
+	"\x05reply\"\xb4\x02\n" +
 	"\fSolveRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x14\n" +
 	"\x05rules\x18\x02 \x01(\tR\x05rules\x12\x14\n" +
@@ -1817,7 +1829,8 @@ const file_bot_proto_rawDesc = "" +
 	"\x04weak\x18\x05 \x01(\bR\x04weak\x12\x1d\n" +
 	"\n" +
 	"timeout_ms\x18\x06 \x01(\x03R\ttimeoutMs\x12B\n" +
-	"\aoptions\x18\a \x03(\v2(.kinrow.bot.v1.SolveRequest.OptionsEntryR\aoptions\x1a:\n" +
+	"\aoptions\x18\a \x03(\v2(.kinrow.bot.v1.SolveRequest.OptionsEntryR\aoptions\x12\x1b\n" +
+	"\tmove_list\x18\b \x01(\tR\bmoveList\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xbb\x01\n" +

@@ -344,6 +344,15 @@ func solveOne(ctx context.Context, solver Solver, opts OptionSet, req botapi.Sol
 			return botapi.SolveReply{Error: fmt.Sprintf("move %d (%s): %v", i+1, s, err)}
 		}
 	}
+	if len(req.Moves) == 0 && req.MoveList != "" {
+		moves, err := rules.ParseMoveList(req.MoveList)
+		if err == nil {
+			err = pos.PlayMoveList(moves)
+		}
+		if err != nil {
+			return botapi.SolveReply{Error: fmt.Sprintf("move list %s: %v", req.MoveList, err)}
+		}
+	}
 	if req.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
