@@ -27,58 +27,90 @@ const solveFlushEvery = 2 * time.Millisecond
 // Session serves Bot.Session (plugin protocol version 2): the requests of
 // the game one at a time in the order sent, a Cancel at once, solve batches
 // beside the game.
+//
+// The goroutine that reads a request serves it (no hand-over to a worker,
+// which costs a wake-up per message), except solve batches; a genmove is
+// served by the goroutine that read it while a new one takes over the
+// reading, so that a Cancel is read meanwhile; a game request read then
+// waits for the genmove to end.
 func (s *GRPCServer) Session(stream botpb.Bot_SessionServer) error {
 	ctx, cancel := context.WithCancel(stream.Context())
 	defer cancel()
-	ss := &serverSession{impl: s.Impl, stream: stream, ctx: ctx, cancelled: map[uint64]bool{}, running: map[uint64]context.CancelFunc{}}
-	games := make(chan *botpb.HostMessage, 1024)
-	solves := make(chan *botpb.HostMessage, 1024)
-	var wg sync.WaitGroup
-	wg.Add(2)
+	idle := make(chan struct{})
+	close(idle)
+	ss := &serverSession{
+		impl: s.Impl, stream: stream, ctx: ctx, cancelled: map[uint64]bool{}, running: map[uint64]context.CancelFunc{},
+		solves: make(chan *botpb.HostMessage, 1024), result: make(chan error, 1), idle: idle,
+	}
+	ss.wg.Add(1)
 	go func() {
-		defer wg.Done()
-		for m := range games {
-			ss.game(m)
-		}
-	}()
-	go func() {
-		defer wg.Done()
-		for m := range solves {
+		defer ss.wg.Done()
+		for m := range ss.solves {
 			ss.solve(m)
 		}
 	}()
-	defer wg.Wait()
-	defer close(solves)
-	defer close(games)
-	defer cancel() // stops what is under way before waiting for it
+	go ss.read(nil)
+	err := <-ss.result // the last reader ended: the stream is over
+	cancel()           // stops what is under way before waiting for it
+	close(ss.solves)
+	ss.wg.Wait()
+	if err == io.EOF {
+		return nil
+	}
+	return err
+}
+
+// read serves the requests in pending, then reads and serves the next,
+// until the stream ends (its error to ss.result) or a genmove comes: a new
+// reader takes over and this goroutine serves the genmove.
+func (ss *serverSession) read(pending []*botpb.HostMessage) {
 	for {
-		m, err := stream.Recv()
-		if err == io.EOF {
-			return nil
+		for i, m := range pending {
+			ss.mu.Lock()
+			idle := ss.idle
+			ss.mu.Unlock()
+			<-idle // a genmove under way ends first
+			if m.GetGenMove() != nil {
+				ss.wg.Add(1)
+				done := make(chan struct{})
+				ss.mu.Lock()
+				ss.idle = done
+				ss.mu.Unlock()
+				go ss.read(append([]*botpb.HostMessage(nil), pending[i+1:]...))
+				ss.game(m)
+				close(done)
+				ss.wg.Done()
+				return
+			}
+			ss.game(m)
 		}
+		m, err := ss.stream.Recv()
 		if err != nil {
-			return err
+			ss.result <- err
+			return
 		}
-		ss.route(m, games, solves)
+		pending = ss.route(m, pending[:0])
 	}
 }
 
-// route hands a request to its worker: a batch's one by one, in order.
-func (ss *serverSession) route(m *botpb.HostMessage, games, solves chan<- *botpb.HostMessage) {
+// route acts on a Cancel and hands a solve batch to its worker at once,
+// and returns the game requests of m (a batch's in order) added to games.
+func (ss *serverSession) route(m *botpb.HostMessage, games []*botpb.HostMessage) []*botpb.HostMessage {
 	switch r := m.GetRequest().(type) {
 	case *botpb.HostMessage_Cancel:
 		ss.cancel(r.Cancel.GetTarget())
 	case *botpb.HostMessage_Solve:
-		solves <- m
+		ss.solves <- m
 	case *botpb.HostMessage_Batch:
 		for _, inner := range r.Batch.GetRequests() {
 			if _, nested := inner.GetRequest().(*botpb.HostMessage_Batch); !nested {
-				ss.route(inner, games, solves)
+				games = ss.route(inner, games)
 			}
 		}
 	default:
-		games <- m
+		games = append(games, m)
 	}
+	return games
 }
 
 // serverSession is the bot's side of one Session stream.
@@ -87,9 +119,14 @@ type serverSession struct {
 	stream botpb.Bot_SessionServer
 	ctx    context.Context
 
+	solves chan *botpb.HostMessage // to the solve worker
+	result chan error              // the stream's end, from the last reader
+	wg     sync.WaitGroup          // the solve worker and genmoves under way
+
 	sendMu sync.Mutex
 
 	mu        sync.Mutex
+	idle      chan struct{}                 // closed while no genmove runs
 	running   map[uint64]context.CancelFunc // the genmove and batch under way
 	cancelled map[uint64]bool               // cancelled before it started
 }
