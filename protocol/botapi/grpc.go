@@ -29,7 +29,7 @@ var _ plugin.GRPCPlugin = (*Plugin)(nil)
 
 // GRPCServer registers the Bot service over p.Impl on s (bot side).
 func (p *Plugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
-	botpb.RegisterBotServer(s, &GRPCServer{Impl: p.Impl})
+	botpb.RegisterBotServer(s, &GRPCServer{Impl: p.Impl, OwnSocket: true})
 	return nil
 }
 
@@ -152,6 +152,10 @@ func (s *clientSolveStream) CloseSend() error { return wireError("solve", s.s.Cl
 type GRPCServer struct {
 	botpb.UnimplementedBotServer
 	Impl Bot
+	// OwnSocket moves each Session to a unix socket of its own (see
+	// BotMessage.hello), where a message costs a write and a read without
+	// gRPC's goroutines; the Plugin's server sets it.
+	OwnSocket bool
 }
 
 var _ botpb.BotServer = (*GRPCServer)(nil)

@@ -2,9 +2,13 @@ package botapi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"sync"
+	"syscall"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -25,10 +29,12 @@ import (
 // caps, the stream closed while an answer is due) breaks the session with
 // a protocol error naming what came; every call then fails with it.
 type SessionClient struct {
-	stream botpb.Bot_SessionClient
+	stream hostStream
 	parent context.Context // the plugin process's life
 	cancel context.CancelFunc
-	done   chan struct{} // closed when the receive loop ends
+	// grpcEnd, on the bot's own socket, gets the gRPC stream's end.
+	grpcEnd chan error
+	done    chan struct{} // closed when the receive loop ends
 
 	sendMu sync.Mutex
 	seq    uint64               // the last seq sent, under sendMu
@@ -43,6 +49,21 @@ type SessionClient struct {
 }
 
 var _ Bot = (*SessionClient)(nil)
+
+// hostStream is the host's end of a Session: the gRPC stream, or the bot's
+// own socket (hostFrames).
+type hostStream interface {
+	Send(*botpb.HostMessage) error
+	Recv() (*botpb.BotMessage, error)
+}
+
+// helloTimeout bounds the wait for a bot's first message on the Session.
+const helloTimeout = 10 * time.Second
+
+// rawEOFWait is how long the host waits, when the bot's socket closes, for
+// the gRPC connection to tell whether the process is gone (a disconnect) or
+// the bot closed its session (a protocol error).
+const rawEOFWait = 500 * time.Millisecond
 
 // kind is a request's kind, for checking what answers it.
 type kind uint8
@@ -82,7 +103,45 @@ func OpenSession(parent context.Context, conn grpc.ClientConnInterface) (*Sessio
 		cancel()
 		return nil, wireError("session", err)
 	}
+	// The bot's hello: go on on this stream, or on its own socket.
+	timer := time.AfterFunc(helloTimeout, cancel)
+	hello, err := stream.Recv()
+	if !timer.Stop() {
+		err = fmt.Errorf("no hello within %s: %w", helloTimeout, context.DeadlineExceeded)
+	}
+	if err != nil {
+		cancel()
+		return nil, wireError("session", err)
+	}
+	h, ok := hello.GetReply().(*botpb.BotMessage_Hello)
+	if !ok || hello.GetSeq() != 0 {
+		cancel()
+		return nil, protocolError("the bot sent %s first, not its hello", describe(hello))
+	}
 	c := &SessionClient{stream: stream, parent: parent, cancel: cancel, done: make(chan struct{}), batches: map[uint64]*solveCall{}}
+	if path := h.Hello; path != "" {
+		var d net.Dialer
+		dctx, dcancel := context.WithTimeout(ctx, helloTimeout)
+		sock, err := d.DialContext(dctx, "unix", path)
+		dcancel()
+		if err != nil {
+			cancel()
+			return nil, &Error{Op: "session", status: status.Newf(codes.Unavailable, "connect to the bot's socket: %v", err)}
+		}
+		c.stream = hostFrames{newFrameConn(sock)}
+		c.grpcEnd = make(chan error, 1)
+		go func() { // the gRPC stream now only tells how the bot ends
+			_, err := stream.Recv()
+			for err == nil {
+				_, err = stream.Recv()
+			}
+			c.grpcEnd <- err
+		}()
+		go func() {
+			<-ctx.Done()
+			sock.Close()
+		}()
+	}
 	go c.receive()
 	return c, nil
 }
@@ -136,6 +195,8 @@ func describe(m *botpb.BotMessage) string {
 		what = fmt.Sprintf("a move %s", quoteCut(r.Move, 80))
 	case *botpb.BotMessage_Solved:
 		what = fmt.Sprintf("%d solve replies", len(r.Solved.GetReplies()))
+	case *botpb.BotMessage_Hello:
+		what = "a hello"
 	}
 	return fmt.Sprintf("%s for request %d", what, m.GetSeq())
 }
@@ -157,6 +218,21 @@ func (c *SessionClient) receive() {
 			c.mu.Lock()
 			waiting := len(c.queue) > 0 || len(c.batches) > 0
 			c.mu.Unlock()
+			if c.grpcEnd != nil && (err == io.EOF || err == io.ErrUnexpectedEOF || isConnReset(err)) {
+				// The socket closed: a process gone breaks the gRPC
+				// connection too; a bot closing its session ends the gRPC
+				// stream cleanly (or not at all).
+				select {
+				case gerr := <-c.grpcEnd:
+					if gerr != io.EOF {
+						err = status.Error(codes.Unavailable, "the bot's session socket closed: "+err.Error())
+					} else {
+						err = io.EOF
+					}
+				case <-time.After(rawEOFWait):
+					err = io.EOF
+				}
+			}
 			switch {
 			case c.parent.Err() != nil:
 				c.fail(&Error{Op: "session", status: status.New(codes.Unavailable, "the bot is gone: its plugin process exited")})
@@ -656,4 +732,9 @@ func (c *SessionClient) dispatchSolved(seq uint64, r *botpb.SolveReplies) error 
 		b.s.batchDone(seq)
 	}
 	return nil
+}
+
+// isConnReset reports whether err is a socket reset or broken pipe.
+func isConnReset(err error) bool {
+	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, net.ErrClosed)
 }

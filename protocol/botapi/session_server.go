@@ -2,7 +2,12 @@ package botapi
 
 import (
 	"context"
+	"crypto/rand"
+	"fmt"
 	"io"
+	"net"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -33,9 +38,24 @@ const solveFlushEvery = 2 * time.Millisecond
 // served by the goroutine that read it while a new one takes over the
 // reading, so that a Cancel is read meanwhile; a game request read then
 // waits for the genmove to end.
-func (s *GRPCServer) Session(stream botpb.Bot_SessionServer) error {
-	ctx, cancel := context.WithCancel(stream.Context())
+func (s *GRPCServer) Session(grpcStream botpb.Bot_SessionServer) error {
+	ctx, cancel := context.WithCancel(grpcStream.Context())
 	defer cancel()
+	var stream botStream = grpcStream
+	if s.OwnSocket {
+		sock, err := s.ownSocket(ctx, grpcStream)
+		if err != nil {
+			return err
+		}
+		defer sock.Close()
+		go func() {
+			<-ctx.Done()
+			sock.Close()
+		}()
+		stream = botFrames{newFrameConn(sock)}
+	} else if err := grpcStream.Send(&botpb.BotMessage{Reply: &botpb.BotMessage_Hello{}}); err != nil {
+		return err
+	}
 	idle := make(chan struct{})
 	close(idle)
 	ss := &serverSession{
@@ -113,10 +133,63 @@ func (ss *serverSession) route(m *botpb.HostMessage, games []*botpb.HostMessage)
 	return games
 }
 
+// botStream is the bot's end of a Session: the gRPC stream, or its own
+// socket (botFrames).
+type botStream interface {
+	Send(*botpb.BotMessage) error
+	Recv() (*botpb.HostMessage, error)
+}
+
+// ownSocket listens on a unix socket of its own in go-plugin's socket
+// directory, says its path in the hello and waits for the host's
+// connection (at most helloTimeout), then removes the socket.
+func (s *GRPCServer) ownSocket(ctx context.Context, grpcStream botpb.Bot_SessionServer) (net.Conn, error) {
+	dir := os.Getenv("PLUGIN_UNIX_SOCKET_DIR")
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	var rnd [6]byte
+	_, _ = rand.Read(rnd[:])
+	path := filepath.Join(dir, fmt.Sprintf("kinrow-session-%d-%x", os.Getpid(), rnd))
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "listen for the session: %v", err)
+	}
+	defer ln.Close() // removes the socket file
+	if err := grpcStream.Send(&botpb.BotMessage{Reply: &botpb.BotMessage_Hello{Hello: path}}); err != nil {
+		return nil, err
+	}
+	type accepted struct {
+		c   net.Conn
+		err error
+	}
+	got := make(chan accepted, 1)
+	go func() {
+		c, err := ln.Accept()
+		got <- accepted{c, err}
+	}()
+	timer := time.NewTimer(helloTimeout)
+	defer timer.Stop()
+	select {
+	case a := <-got:
+		if a.err != nil {
+			return nil, status.Errorf(codes.Internal, "accept the session: %v", a.err)
+		}
+		return a.c, nil
+	case <-ctx.Done():
+	case <-timer.C:
+	}
+	ln.Close()
+	if a := <-got; a.c != nil {
+		a.c.Close()
+	}
+	return nil, status.Error(codes.DeadlineExceeded, "the host did not connect to the session socket")
+}
+
 // serverSession is the bot's side of one Session stream.
 type serverSession struct {
 	impl   Bot
-	stream botpb.Bot_SessionServer
+	stream botStream
 	ctx    context.Context
 
 	solves chan *botpb.HostMessage // to the solve worker

@@ -507,6 +507,7 @@ type BotMessage struct {
 	//	*BotMessage_Progress
 	//	*BotMessage_Move
 	//	*BotMessage_Solved
+	//	*BotMessage_Hello
 	Reply         isBotMessage_Reply `protobuf_oneof:"reply"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -610,6 +611,15 @@ func (x *BotMessage) GetSolved() *SolveReplies {
 	return nil
 }
 
+func (x *BotMessage) GetHello() string {
+	if x != nil {
+		if x, ok := x.Reply.(*BotMessage_Hello); ok {
+			return x.Hello
+		}
+	}
+	return ""
+}
+
 type isBotMessage_Reply interface {
 	isBotMessage_Reply()
 }
@@ -640,6 +650,17 @@ type BotMessage_Solved struct {
 	Solved *SolveReplies `protobuf:"bytes,7,opt,name=solved,proto3,oneof"`
 }
 
+type BotMessage_Hello struct {
+	// The bot's first message on the stream, with seq 0: "" to go on on
+	// this stream, or the path of a unix socket the bot listens on for one
+	// connection, which then carries the session instead: each message as
+	// a 4-byte big-endian length and the message's protobuf bytes, the
+	// host's HostMessages one way, the bot's BotMessages the other (without
+	// gRPC's goroutines between the socket and the caller). The bot removes
+	// the socket once the host connected.
+	Hello string `protobuf:"bytes,8,opt,name=hello,proto3,oneof"`
+}
+
 func (*BotMessage_Info) isBotMessage_Reply() {}
 
 func (*BotMessage_Done) isBotMessage_Reply() {}
@@ -651,6 +672,8 @@ func (*BotMessage_Progress) isBotMessage_Reply() {}
 func (*BotMessage_Move) isBotMessage_Reply() {}
 
 func (*BotMessage_Solved) isBotMessage_Reply() {}
+
+func (*BotMessage_Hello) isBotMessage_Reply() {}
 
 type InfoRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1748,7 +1771,7 @@ const file_bot_proto_rawDesc = "" +
 	"\amessage\x18\x02 \x01(\tR\amessage\"\x06\n" +
 	"\x04Done\"C\n" +
 	"\fSolveReplies\x123\n" +
-	"\areplies\x18\x01 \x03(\v2\x19.kinrow.bot.v1.SolveReplyR\areplies\"\xba\x02\n" +
+	"\areplies\x18\x01 \x03(\v2\x19.kinrow.bot.v1.SolveReplyR\areplies\"\xd2\x02\n" +
 	"\n" +
 	"BotMessage\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12.\n" +
@@ -1757,7 +1780,8 @@ const file_bot_proto_rawDesc = "" +
 	"\afailure\x18\x04 \x01(\v2\x16.kinrow.bot.v1.FailureH\x00R\afailure\x125\n" +
 	"\bprogress\x18\x05 \x01(\v2\x17.kinrow.bot.v1.ProgressH\x00R\bprogress\x12\x14\n" +
 	"\x04move\x18\x06 \x01(\tH\x00R\x04move\x125\n" +
-	"\x06solved\x18\a \x01(\v2\x1b.kinrow.bot.v1.SolveRepliesH\x00R\x06solvedB\a\n" +
+	"\x06solved\x18\a \x01(\v2\x1b.kinrow.bot.v1.SolveRepliesH\x00R\x06solved\x12\x16\n" +
+	"\x05hello\x18\b \x01(\tH\x00R\x05helloB\a\n" +
 	"\x05reply\"\r\n" +
 	"\vInfoRequest\"\x9c\x01\n" +
 	"\x06Option\x12\x12\n" +
@@ -1960,6 +1984,7 @@ func file_bot_proto_init() {
 		(*BotMessage_Progress)(nil),
 		(*BotMessage_Move)(nil),
 		(*BotMessage_Solved)(nil),
+		(*BotMessage_Hello)(nil),
 	}
 	file_bot_proto_msgTypes[20].OneofWrappers = []any{
 		(*GenMoveReply_Progress)(nil),
