@@ -295,6 +295,9 @@ func (b *Bot) Close() {
 		b.mu.Lock()
 		b.killed = true
 		b.mu.Unlock()
+		if s, ok := b.api.(*botapi.SessionClient); ok {
+			s.Close() // the bot's session ends first: nothing holds its graceful stop
+		}
 		done := make(chan struct{})
 		go func() {
 			b.client.Kill()

@@ -1,6 +1,8 @@
 package botapi
 
 import (
+	"bufio"
+	"bytes"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -53,6 +55,31 @@ func FuzzSessionDispatch(f *testing.F) {
 			if m.GetSeq() != 2 {
 				t.Errorf("%s taken", describe(&m))
 			}
+		}
+	})
+}
+
+// FuzzFrameRead reads the bot's frames (length and message) from any bytes:
+// never a panic, never a buffer past the cap.
+func FuzzFrameRead(f *testing.F) {
+	for _, m := range []*botpb.BotMessage{
+		{Seq: 2, Reply: &botpb.BotMessage_Move{Move: "4"}},
+		{Seq: 0, Reply: &botpb.BotMessage_Hello{Hello: "/tmp/x"}},
+	} {
+		b, _ := proto.Marshal(m)
+		f.Add(append([]byte{0, 0, 0, byte(len(b))}, b...))
+	}
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fc := &frameConn{r: bufio.NewReader(bytes.NewReader(data))}
+		for range 4 {
+			var m botpb.BotMessage
+			if fc.read(&m) != nil {
+				break
+			}
+		}
+		if cap(fc.rbuf) > MaxInfoSize {
+			t.Errorf("a read buffer of %d bytes", cap(fc.rbuf))
 		}
 	})
 }
