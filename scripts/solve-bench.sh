@@ -10,6 +10,16 @@
 # CPU time (user + system, all processes), the mean nodes per position
 # (kinrow solve --stats) and "exact" or the first lines that differ from
 # the file.
+#
+# First, the plugin boundary's cost per position (BOUNDARY_SETS, default
+# Test_L3_R1 and Test_L2_R1, strong, --jobs 1), three figures per set:
+#   start-up   kinrow solve on an empty input (host and bot started and
+#              stopped), median of RUNS;
+#   solver     the solver's own time per position in the bot (kinrow solve
+#              --stats: the bot measures it around each Solve), median;
+#   boundary   (whole process − start-up) / positions − solver: what the
+#              host, the bot's plumbing and the stream add per position.
+# ONLY=boundary prints these alone.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 KINROW=${KINROW:-$here/../bin/kinrow}
@@ -44,6 +54,41 @@ row() {
 			"$(cut -d' ' -f2 "$tmp/times" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p")" "${nodes:-?}" "$check"
 	done
 }
+
+# now_ns prints the time in nanoseconds.
+now_ns() { date +%s%N; }
+
+# median reads numbers, one a line, and prints their median.
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# boundary NAME FILE: the three figures of the plugin boundary.
+boundary() {
+	local name=$1 file=$2 n t0 t1 startup whole solver
+	[ -f "$file" ] || { echo "$name: $file absent, skipped" >&2; return; }
+	n=$(wc -l < "$file")
+	cut -d' ' -f1,2 "$file" > "$tmp/want"
+	: > "$tmp/startup"; : > "$tmp/whole"; : > "$tmp/solver"
+	check=exact
+	for _ in $(seq "$RUNS"); do
+		t0=$(now_ns); "$KINROW" solve < /dev/null > /dev/null 2>&1; t1=$(now_ns)
+		echo $(( t1 - t0 )) >> "$tmp/startup"
+		t0=$(now_ns); "$KINROW" solve --stats < "$file" > "$tmp/out" 2> "$tmp/err"; t1=$(now_ns)
+		echo $(( t1 - t0 )) >> "$tmp/whole"
+		sed -n 's/.*solver.s own time in the bot: \([0-9.]*\) µs per position.*/\1/p' "$tmp/err" >> "$tmp/solver"
+		cmp -s "$tmp/want" "$tmp/out" || check="DIFFERS from the file"
+	done
+	startup=$(median < "$tmp/startup"); whole=$(median < "$tmp/whole"); solver=$(median < "$tmp/solver")
+	awk -v name="$name" -v n="$n" -v s="$startup" -v w="$whole" -v i="${solver:-0}" -v check="$check" 'BEGIN {
+		per = (w - s) / n / 1000
+		printf "%-11s boundary: start-up %.1f ms  whole %.1f ms  solver %.2f µs/position  boundary %.2f µs/position  (%d positions, medians of '"$RUNS"')  %s\n",
+			name, s / 1e6, w / 1e6, i, per - i, n, check
+	}'
+}
+
+for set in ${BOUNDARY_SETS:-Test_L3_R1 Test_L2_R1}; do
+	boundary "$set" "$SETS/$set.txt"
+done
+[ "${ONLY:-}" = boundary ] && exit 0
 
 row Test_L3_R1 "$SETS/Test_L3_R1.txt" all strong
 row Test_L3_R1 "$SETS/Test_L3_R1.txt" all analyze

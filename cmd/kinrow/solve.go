@@ -45,8 +45,29 @@ type solveLine struct {
 	err  string
 }
 
-// parsePosition reads the move list at the start of a line.
-func parsePosition(rules engine.Rules, line string) (string, []string, error) {
+// splitDigits splits a move list of digits into moves.
+func splitDigits(s string) []string {
+	moves := make([]string, len(s))
+	for i := range s {
+		moves[i] = s[i : i+1]
+	}
+	return moves
+}
+
+// parsePosition reads the move list at the start of a line: its echo, and
+// its moves in notation, or list true when the echo is a move list of
+// digits (Connect-X up to 9 columns) standing for them.
+func parsePosition(rules engine.Rules, line string) (string, []string, bool, error) {
+	echo, moves, err := parseMoves(rules, line)
+	if err != nil || moves != nil || echo == "" || rules.Kind != engine.ConnectX || rules.Cols > 9 {
+		return echo, moves, false, err
+	}
+	return echo, nil, true, nil
+}
+
+// parseMoves reads the move list at the start of a line; for Connect-X up
+// to 9 columns the moves are left nil (the echo is the move list).
+func parseMoves(rules engine.Rules, line string) (string, []string, error) {
 	fields := strings.Fields(strings.ReplaceAll(line, ",", " "))
 	if len(fields) == 0 {
 		return "", nil, nil
@@ -79,6 +100,9 @@ func parsePosition(rules engine.Rules, line string) (string, []string, error) {
 	pos := engine.NewPosition(rules)
 	if err := pos.PlayMoveList(moves); err != nil {
 		return echo, nil, err
+	}
+	if rules.Kind == engine.ConnectX && rules.Cols <= 9 {
+		return echo, nil, nil // the echo is the move list: sent as one string
 	}
 	texts := make([]string, len(moves))
 	for i, m := range moves {
@@ -159,13 +183,24 @@ func solveCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		workers[i] = &solveWorker{stream: stream, window: make(chan struct{}, solveWindow(*jobs))}
 	}
+	rulesName := rules.String()
+	// A bot of plugin protocol version 2 takes a move list as one string; a
+	// bot built before gets a string per move.
+	_, oneString := workers[0].stream.(botapi.BatchSolveStream)
 	return runSolve(streamCtx, workers, stdin, stdout, stderr, func(line string, id uint64) solveLine {
-		echo, moves, err := parsePosition(rules, line)
+		echo, moves, list, err := parsePosition(rules, line)
 		l := solveLine{text: echo}
 		if err != nil {
 			l.err = err.Error()
 		} else {
-			l.req = botapi.SolveRequest{ID: id, Rules: rules.String(), Moves: moves, Analyze: *analyze, Weak: *weak, Timeout: *timeout, Options: botOpts}
+			l.req = botapi.SolveRequest{ID: id, Rules: rulesName, Moves: moves, Analyze: *analyze, Weak: *weak, Timeout: *timeout, Options: botOpts}
+			if list {
+				if oneString {
+					l.req.MoveList = echo
+				} else {
+					l.req.Moves = splitDigits(echo)
+				}
+			}
 		}
 		return l
 	}, solveOutput{analyze: *analyze, weak: *weak, stats: *stats})
@@ -183,10 +218,16 @@ type solveOutput struct {
 // that no hard position waits behind another while a worker idles.
 func solveWindow(jobs int) int {
 	if jobs == 1 {
-		return 64
+		return 4 * maxSolveBatch
 	}
 	return 8
 }
+
+// maxSolveBatch bounds the positions sent in one message to a bot that
+// takes batches (plugin protocol version 2): enough to make a message's
+// cost small beside the positions', few enough to keep several batches in
+// flight so that the bot never waits for the next.
+const maxSolveBatch = 64
 
 // solveWorker is one bot process solving over its own stream.
 type solveWorker struct {
@@ -200,8 +241,9 @@ type solveWorker struct {
 func runSolve(ctx context.Context, workers []*solveWorker, stdin io.Reader, stdout, stderr io.Writer, parse func(string, uint64) solveLine, out solveOutput) int {
 	start := time.Now()
 	var positions, known, nodes int64
-	lines := make(chan solveLine, 64)      // every line, in input order, to the printer
-	work := make(chan botapi.SolveRequest) // requests, to the first worker with a free slot
+	var inBot time.Duration
+	lines := make(chan solveLine, 64)                     // every line, in input order, to the printer
+	work := make(chan botapi.SolveRequest, maxSolveBatch) // requests, to the first worker with a free slot
 	replies := make(chan botapi.SolveReply, 64)
 	failed := make(chan error, 2*len(workers)+1)
 	go func() { // read stdin
@@ -231,6 +273,11 @@ func runSolve(ctx context.Context, workers []*solveWorker, stdin io.Reader, stdo
 		}
 	}()
 	for _, wk := range workers {
+		if bs, ok := wk.stream.(botapi.BatchSolveStream); ok {
+			go wk.sendBatches(ctx, bs, work, failed)
+			go wk.recvBatches(ctx, bs, replies, failed)
+			continue
+		}
 		go func() { // send: one request per free slot
 			defer wk.stream.CloseSend()
 			for {
@@ -270,10 +317,20 @@ func runSolve(ctx context.Context, workers []*solveWorker, stdin io.Reader, stdo
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	done := map[uint64]botapi.SolveReply{}
-	for l := range lines {
+	for {
+		var l solveLine
+		var more bool
+		select { // flush what is printed only before waiting
+		case l, more = <-lines:
+		default:
+			w.Flush()
+			l, more = <-lines
+		}
+		if !more {
+			break
+		}
 		if l.err != "" {
 			fmt.Fprintf(w, "%s ? %s\n", l.text, l.err)
-			w.Flush()
 			continue
 		}
 		r, ok := done[l.req.ID]
@@ -295,10 +352,10 @@ func runSolve(ctx context.Context, workers []*solveWorker, stdin io.Reader, stdo
 		fmt.Fprintln(w, gtpfront.FormatSolve(l.text, r, out.analyze, out.weak))
 		positions++
 		nodes += r.Nodes
+		inBot += r.Time
 		if r.Known {
 			known++
 		}
-		w.Flush()
 	}
 	select {
 	case err := <-failed:
@@ -311,6 +368,70 @@ func runSolve(ctx context.Context, workers []*solveWorker, stdin io.Reader, stdo
 		fmt.Fprintf(stderr, "kinrow solve: %d positions (%d solved) in %.3f s: %.0f positions/s, %.3f ms and %.0f nodes per position\n",
 			positions, known, took.Seconds(), float64(positions)/took.Seconds(),
 			took.Seconds()*1000/float64(positions), float64(nodes)/float64(positions))
+		fmt.Fprintf(stderr, "kinrow solve: the solver's own time in the bot: %.2f µs per position (%.3f s in all)\n",
+			float64(inBot.Nanoseconds())/1000/float64(positions), inBot.Seconds())
 	}
 	return 0
+}
+
+// sendBatches sends the requests of work in batches: each takes what is
+// ready, as many as the free slots allow, up to maxSolveBatch.
+func (wk *solveWorker) sendBatches(ctx context.Context, bs botapi.BatchSolveStream, work <-chan botapi.SolveRequest, failed chan<- error) {
+	defer bs.CloseSend()
+	batch := make([]botapi.SolveRequest, 0, maxSolveBatch)
+	for {
+		select {
+		case wk.window <- struct{}{}:
+		case <-ctx.Done():
+			return
+		}
+		req, ok := <-work
+		if !ok {
+			return
+		}
+		batch = append(batch[:0], req)
+	more:
+		for len(batch) < maxSolveBatch {
+			select {
+			case wk.window <- struct{}{}:
+			default:
+				break more
+			}
+			select {
+			case req, ok := <-work:
+				if ok {
+					batch = append(batch, req)
+					continue
+				}
+			default:
+			}
+			<-wk.window // nothing ready: give the slot back
+			break
+		}
+		if err := bs.SendBatch(batch); err != nil {
+			failed <- fmt.Errorf("the bot stopped taking positions: %w", err)
+			return
+		}
+	}
+}
+
+// recvBatches passes on the replies, each freeing a slot.
+func (wk *solveWorker) recvBatches(ctx context.Context, bs botapi.BatchSolveStream, replies chan<- botapi.SolveReply, failed chan<- error) {
+	for {
+		rs, err := bs.RecvBatch()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				failed <- fmt.Errorf("the bot stopped answering: %w", err)
+			}
+			return
+		}
+		for _, r := range rs {
+			<-wk.window
+			select {
+			case replies <- r:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
 }

@@ -46,6 +46,20 @@ type Move struct {
 	Move  string `json:"move"`
 	Color string `json:"color"`
 	MS    int64  `json:"ms"`
+	// Search is the bot's last search report before it answered the move
+	// (as fastchess's extended PGN keeps), absent when it reported none.
+	Search *Search `json:"search,omitempty"`
+}
+
+// Search is a bot's search report: the depth reached, the score in the
+// bot's own units, from the mover's side, the nodes searched, the time
+// searched and the principal variation in notation.
+type Search struct {
+	Depth int      `json:"depth"`
+	Score int      `json:"score"`
+	Nodes int64    `json:"nodes"`
+	MS    int64    `json:"ms"`
+	PV    []string `json:"pv,omitempty"`
 }
 
 // Record is one game. Result is "X+", "O+", "0" or "" while the game is open;

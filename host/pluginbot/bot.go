@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/go-plugin/runner"
 
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/engine/record"
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
@@ -42,9 +43,15 @@ type Bot struct {
 	onKill func()
 	// disconnected is set once a call failed for a broken connection.
 	disconnected bool
+	// search is the last search report of the last GenMove (nil if none);
+	// only the referee's calling goroutine touches it.
+	search *record.Search
 }
 
-var _ referee.Player = (*Bot)(nil)
+var (
+	_ referee.Player         = (*Bot)(nil)
+	_ referee.SearchReporter = (*Bot)(nil)
+)
 
 // startConfig is what Start needs.
 type startConfig struct {
@@ -122,7 +129,7 @@ func start(ctx context.Context, name, display, path string, opts map[string]stri
 		return nil, fmt.Errorf("bot %s started but did not describe itself: %w", name, err)
 	}
 	b.info = info
-	log.Debug("bot ready", "pid", b.pid(), "version", info.Version)
+	log.Debug("bot ready", "pid", b.pid(), "version", info.Version, "protocol", client.NegotiatedVersion())
 	return b, nil
 }
 
@@ -142,9 +149,9 @@ func startError(name string, timeout time.Duration, err error) error {
 		return fmt.Errorf("bot %s printed %q on stdout instead of the plugin handshake: is it a kinrow bot?", name, first)
 	case strings.Contains(strings.ToLower(msg), "incompatible api version"):
 		if m := versionMismatch.FindStringSubmatch(msg); m != nil {
-			return fmt.Errorf("bot %s speaks plugin protocol version %s; this host speaks version %d: rebuild the bot with this kinrow's SDK", name, m[1], botapi.ProtocolVersion)
+			return fmt.Errorf("bot %s speaks plugin protocol version %s; this host speaks versions %d and %d: rebuild the bot with this kinrow's SDK", name, m[1], botapi.Version1, botapi.Version2)
 		}
-		return fmt.Errorf("bot %s speaks another plugin protocol version than %d: %v", name, botapi.ProtocolVersion, err)
+		return fmt.Errorf("bot %s speaks another plugin protocol version than %d and %d: %v", name, botapi.Version1, botapi.Version2, err)
 	case strings.Contains(msg, "plugin exited before we could connect"):
 		return fmt.Errorf("bot %s exited before completing the plugin handshake", name)
 	}
@@ -216,15 +223,32 @@ func (b *Bot) Play(ctx context.Context, m engine.Move) error {
 // Undo tells the bot the last move was taken back.
 func (b *Bot) Undo(ctx context.Context) error { return b.wrap(b.api.Undo(ctx)) }
 
-// GenMove asks the bot for a move, logging the progress it streams.
+// GenMove asks the bot for a move, logging the search reports it streams
+// at debug and keeping the last one for the record (LastSearch).
 func (b *Bot) GenMove(ctx context.Context, req referee.MoveRequest) (string, error) {
+	b.search = nil
 	move, err := b.api.GenMove(ctx, botapi.GenMoveRequest{
 		Deadline: req.Deadline, Budget: req.MoveTime, XLeft: req.Left[0], OLeft: req.Left[1], Play: true,
-	}, func(p botapi.Progress) {
-		b.log.Debug("thinking", "depth", p.Depth, "score", p.Score, "best", p.BestMove, "nodes", p.Nodes)
-	})
+	}, b.progress)
 	return move, b.wrap(err)
 }
+
+// progress takes one search report (on GenMove's goroutine).
+func (b *Bot) progress(p botapi.Progress) {
+	if b.log.IsDebug() {
+		b.log.Debug("thinking", "depth", p.Depth, "score", p.Score, "best", p.BestMove, "nodes", p.Nodes,
+			"time", p.Time, "pv", strings.Join(p.PV, " "))
+	}
+	b.search = &record.Search{Depth: p.Depth, Score: p.Score, Nodes: p.Nodes, MS: p.Time.Milliseconds(), PV: p.PV}
+}
+
+// LastSearch is the last search report of the move the last GenMove
+// answered; nil if the bot sent none.
+func (b *Bot) LastSearch() *record.Search { return b.search }
+
+// ProtocolVersion is the plugin protocol version the bot speaks with the
+// host: botapi.Version2 (the Session stream) or botapi.Version1.
+func (b *Bot) ProtocolVersion() int { return b.client.NegotiatedVersion() }
 
 // exitGrace is how long Exit waits for a bot whose connection broke to be
 // reaped, so a crash is reported as one with its exit status.
@@ -271,6 +295,9 @@ func (b *Bot) Close() {
 		b.mu.Lock()
 		b.killed = true
 		b.mu.Unlock()
+		if s, ok := b.api.(*botapi.SessionClient); ok {
+			s.Close() // the bot's session ends first: nothing holds its graceful stop
+		}
 		done := make(chan struct{})
 		go func() {
 			b.client.Kill()

@@ -12,10 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/go-plugin"
+
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/botpath"
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/internal/testbuild"
+	"github.com/kinrow/kinrow/protocol/botapi"
 )
 
 // binDir holds the bots built by TestMain (test-only package state).
@@ -29,7 +32,7 @@ func TestMain(m *testing.M) {
 	}
 	binDir = dir
 	code := 1
-	if err := testbuild.Build(dir, "hang", "clockreport", "bigmove"); err != nil {
+	if err := testbuild.Build(dir, "hang", "clockreport", "bigmove", "v1bot", "badstream"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 	} else if err := buildBroken(dir); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -234,11 +237,17 @@ func BenchmarkRoundTrip(b *testing.B) {
 	if err := bot.NewGame(ctx, referee.Setup{Rules: engine.Connect4(), Color: engine.X}); err != nil {
 		b.Fatal(err)
 	}
+	b.Run("pipe-echo", func(b *testing.B) { benchPipeEcho(b) })
+	rpc, err := bot.client.Client()
+	if err != nil {
+		b.Fatal(err)
+	}
+	unary := botapi.NewGRPCClient(rpc.(*plugin.GRPCClient).Conn) // version 1's Info: a bare unary call
 	b.Run("unary-info", func(b *testing.B) {
 		ds := make([]time.Duration, 0, b.N)
 		for b.Loop() {
 			t0 := time.Now()
-			if _, err := bot.api.Info(ctx); err != nil {
+			if _, err := unary.Info(ctx); err != nil {
 				b.Fatal(err)
 			}
 			ds = append(ds, time.Since(t0))
@@ -279,6 +288,43 @@ func BenchmarkRoundTrip(b *testing.B) {
 		}
 		percentiles(b, ds)
 	})
+}
+
+// benchPipeEcho measures a line written to cat's stdin and read back from
+// its stdout: the floor of any exchange between two processes.
+func benchPipeEcho(b *testing.B) {
+	cmd := exec.Command("cat")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer in.Close()
+	line := []byte("genmove x\n")
+	buf := make([]byte, 64)
+	ds := make([]time.Duration, 0, b.N)
+	for b.Loop() {
+		t0 := time.Now()
+		if _, err := in.Write(line); err != nil {
+			b.Fatal(err)
+		}
+		for n := 0; n < len(line); {
+			k, err := out.Read(buf[n:])
+			if err != nil {
+				b.Fatal(err)
+			}
+			n += k
+		}
+		ds = append(ds, time.Since(t0))
+	}
+	percentiles(b, ds)
 }
 
 // BenchmarkStart measures a bot's start-up: launch to ready (handshake and

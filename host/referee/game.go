@@ -298,6 +298,9 @@ func (g *Game) apply(m engine.Move, took time.Duration, from Player) {
 	what := fmt.Sprintf("%s's move %s", c, g.pos.Rules().FormatMove(m))
 	g.pos.Play(m)
 	g.rec.Add(g.pos.Rules(), m, c, took)
+	if r, ok := from.(SearchReporter); ok {
+		g.rec.Moves[len(g.rec.Moves)-1].Search = r.LastSearch()
+	}
 	g.clocks[c].spend(g.cfg.Clock, took)
 	g.post(note{what: what, call: func(ctx context.Context, p Player) error { return p.Play(ctx, m) }}, from)
 	switch res := g.pos.Result(); res {

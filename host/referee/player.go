@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/engine/record"
 )
 
 // Player is one side's mover: a bot behind a plugin boundary or an external
@@ -33,6 +34,13 @@ type Player interface {
 	// Close stops a healthy player gracefully, bounded in time, killing it
 	// if it does not go. Idempotent, and a no-op after Kill.
 	Close()
+}
+
+// SearchReporter is a Player that keeps the search report of the move its
+// last GenMove answered (a plugin bot's last progress report): the referee
+// stores it with the move in the record. nil when it reported none.
+type SearchReporter interface {
+	LastSearch() *record.Search
 }
 
 // Tolerant is a Player whose answers are accepted for longer than the

@@ -26,6 +26,12 @@
 //   - refuser: takes games=N new games per process (default 1) and refuses
 //     the next ones; refuses every game of kind refuse_kind (connectx or
 //     mnk, default none).
+//   - v1bot: a bot of plugin protocol version 1 (an RPC per request, no
+//     Session method), as built before version 2; plays the first legal
+//     move.
+//   - badstream: breaks version 2's Session stream as mode= says (an
+//     unasked answer, the wrong kind, out of order, the stream closed, a
+//     failed Play).
 //
 // Two are engines, not plugins, run through engine manifests (host/manifest)
 // and built under their own names: gomocupbrain speaks the Gomocup brain

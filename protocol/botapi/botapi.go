@@ -7,9 +7,21 @@ import (
 	"github.com/hashicorp/go-plugin"
 )
 
-// ProtocolVersion is the plugin protocol version this package speaks. go-plugin
-// refuses a bot that speaks another one (see VersionedPluginSets).
-const ProtocolVersion = 1
+// ProtocolVersion is the newest plugin protocol version this package speaks:
+// 2, the Session stream. It still speaks version 1 (an RPC per request) with
+// bots built before; go-plugin refuses a bot that speaks neither (see
+// VersionedPluginSets).
+const ProtocolVersion = 2
+
+// The plugin protocol versions.
+const (
+	// Version1 is an RPC per request (Info, NewGame, Play, Undo, GenMove,
+	// Solve): GRPCClient.
+	Version1 = 1
+	// Version2 is one Session stream per bot carrying every request and
+	// answer: SessionClient.
+	Version2 = 2
+)
 
 // PluginName is the name the bot is dispensed under.
 const PluginName = "bot"
@@ -29,22 +41,28 @@ func Handshake() plugin.HandshakeConfig {
 	}
 }
 
-// PluginSet is the plugin set of one protocol version: impl is served by a
-// bot; the host passes nil.
-func PluginSet(impl Bot) plugin.PluginSet {
-	return plugin.PluginSet{PluginName: &Plugin{Impl: impl}}
+// PluginSet is the plugin set of ProtocolVersion: impl is served by a bot;
+// the host passes nil.
+func PluginSet(impl Bot) plugin.PluginSet { return VersionPluginSet(ProtocolVersion, impl) }
+
+// VersionPluginSet is the plugin set of plugin protocol version v (Version1
+// or Version2). A bot serves the same service for both; the host's client
+// differs: a GRPCClient for version 1, a SessionClient for version 2.
+func VersionPluginSet(v int, impl Bot) plugin.PluginSet {
+	return plugin.PluginSet{PluginName: &Plugin{Impl: impl, Version: v}}
 }
 
 // VersionedPluginSets maps each plugin protocol version this package speaks
-// (only ProtocolVersion so far) to its plugin set, for ClientConfig and
-// ServeConfig.VersionedPlugins. The host sends the versions it speaks; a bot
-// that speaks none of them fails the start with go-plugin's error
+// (1 and 2) to its plugin set, for ClientConfig and
+// ServeConfig.VersionedPlugins: go-plugin's handshake picks the highest
+// version both sides speak (Client.NegotiatedVersion). A bot that speaks
+// none of them fails the start with go-plugin's error
 //
-//	incompatible API version with plugin. Plugin version: 0, Client versions: [1]
+//	incompatible API version with plugin. Plugin version: 0, Client versions: [1 2]
 //
 // and is killed by go-plugin.
 func VersionedPluginSets(impl Bot) map[int]plugin.PluginSet {
-	return map[int]plugin.PluginSet{ProtocolVersion: PluginSet(impl)}
+	return map[int]plugin.PluginSet{Version1: VersionPluginSet(Version1, impl), Version2: VersionPluginSet(Version2, impl)}
 }
 
 // Bot is the wire-level view of a bot, with moves as notation strings. The
@@ -195,6 +213,9 @@ type Progress struct {
 	Nodes    int64
 	// PV is the principal variation, in notation.
 	PV []string
+	// Time is the time searched so far (protocol/sdk fills it in when the
+	// bot leaves it zero).
+	Time time.Duration
 }
 
 // SolveRequest asks for the value of a position.
@@ -204,6 +225,9 @@ type SolveRequest struct {
 	Rules string
 	// Moves lead from the empty board to the position, in notation.
 	Moves []string
+	// MoveList, when Moves is empty, is the same as one move list in the
+	// rules' syntax (engine.Rules.ParseMoveList), e.g. "4453".
+	MoveList string
 	// Analyze asks for a score per move: per column for Connect-X, per
 	// legal move in increasing order for m,n,k.
 	Analyze bool
@@ -229,6 +253,10 @@ type SolveReply struct {
 	Nodes  int64
 	// Error is set when the request was wrong (bad rules, illegal moves).
 	Error string
+	// Time is the bot's own time on the position (protocol/sdk measures it
+	// around Solver.Solve): kinrow solve --stats subtracts it from the
+	// whole to tell the boundary's share.
+	Time time.Duration
 }
 
 // StrengthFor returns the bot's strength for games of kind (Kind's string,

@@ -17,23 +17,30 @@ import (
 )
 
 // Plugin is the go-plugin plugin of a bot: gRPC only. A bot serves Impl;
-// the host leaves Impl nil and gets a *GRPCClient from Dispense.
+// the host leaves Impl nil and gets from Dispense a *GRPCClient (Version
+// 1) or a *SessionClient (Version 2, the default).
 type Plugin struct {
 	plugin.NetRPCUnsupportedPlugin
-	Impl Bot
+	Impl    Bot
+	Version int
 }
 
 var _ plugin.GRPCPlugin = (*Plugin)(nil)
 
 // GRPCServer registers the Bot service over p.Impl on s (bot side).
 func (p *Plugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
-	botpb.RegisterBotServer(s, &GRPCServer{Impl: p.Impl})
+	botpb.RegisterBotServer(s, &GRPCServer{Impl: p.Impl, OwnSocket: true})
 	return nil
 }
 
-// GRPCClient returns the Bot over conn (host side).
-func (p *Plugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
-	return NewGRPCClient(conn), nil
+// GRPCClient returns the Bot over conn (host side): for version 2 it opens
+// the Session stream, which lasts until ctx (go-plugin's, the plugin
+// process's life) ends or the client is closed.
+func (p *Plugin) GRPCClient(ctx context.Context, _ *plugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
+	if p.Version == Version1 {
+		return NewGRPCClient(conn), nil
+	}
+	return OpenSession(ctx, conn)
 }
 
 // GRPCClient is a Bot served by another process, reached over gRPC.
@@ -54,36 +61,12 @@ func (c *GRPCClient) Info(ctx context.Context) (Info, error) {
 	if err != nil {
 		return Info{}, wireError("info", err)
 	}
-	info := Info{
-		Name: r.GetName(), Version: r.GetVersion(), Author: r.GetAuthor(),
-		Strength: int(r.GetStrength()), Kinds: r.GetKinds(),
-		MaxRows: int(r.GetMaxRows()), MaxCols: int(r.GetMaxCols()),
-	}
-	for k, v := range r.GetKindStrength() {
-		if info.KindStrength == nil {
-			info.KindStrength = map[string]int{}
-		}
-		info.KindStrength[k] = int(v)
-	}
-	for _, o := range r.GetOptions() {
-		info.Options = append(info.Options, Option{
-			Name: o.GetName(), Type: o.GetType(), Default: o.GetDefault(),
-			Min: o.GetMin(), Max: o.GetMax(), Choices: o.GetChoices(), Help: o.GetHelp(),
-		})
-	}
-	return info, nil
+	return infoFromPB(r), nil
 }
 
 // NewGame starts a game on the bot.
 func (c *GRPCClient) NewGame(ctx context.Context, g Game) error {
-	_, err := c.client.NewGame(ctx, &botpb.NewGameRequest{
-		Rules: g.Rules, Color: g.Color, Options: g.Options, Moves: g.Moves,
-		Time: &botpb.TimeControl{
-			MovetimeMs: g.Time.MoveTime.Milliseconds(), MainMs: g.Time.Main.Milliseconds(),
-			ByoMs: g.Time.Byo.Milliseconds(), ByoStones: int32(g.Time.ByoStones),
-			IncrementMs: g.Time.Increment.Milliseconds(),
-		},
-	}, recvCap(MaxAnswerSize))
+	_, err := c.client.NewGame(ctx, newGameToPB(g), recvCap(MaxAnswerSize))
 	return wireError("newgame", err)
 }
 
@@ -103,16 +86,7 @@ func (c *GRPCClient) Undo(ctx context.Context) error {
 func (c *GRPCClient) GenMove(ctx context.Context, req GenMoveRequest, progress func(Progress)) (string, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // releases the stream whatever happens
-	pb := &botpb.GenMoveRequest{
-		BudgetMs: req.Budget.Milliseconds(),
-		XLeftMs:  req.XLeft.Milliseconds(),
-		OLeftMs:  req.OLeft.Milliseconds(),
-		Play:     req.Play,
-	}
-	if !req.Deadline.IsZero() {
-		pb.DeadlineUnixNano = req.Deadline.UnixNano()
-	}
-	stream, err := c.client.GenMove(ctx, pb, recvCap(MaxAnswerSize))
+	stream, err := c.client.GenMove(ctx, genMoveToPB(req), recvCap(MaxAnswerSize))
 	if err != nil {
 		return "", wireError("genmove", err)
 	}
@@ -178,6 +152,10 @@ func (s *clientSolveStream) CloseSend() error { return wireError("solve", s.s.Cl
 type GRPCServer struct {
 	botpb.UnimplementedBotServer
 	Impl Bot
+	// OwnSocket moves each Session to a unix socket of its own (see
+	// BotMessage.hello), where a message costs a write and a read without
+	// gRPC's goroutines; the Plugin's server sets it.
+	OwnSocket bool
 }
 
 var _ botpb.BotServer = (*GRPCServer)(nil)
@@ -188,36 +166,13 @@ func (s *GRPCServer) Info(ctx context.Context, _ *botpb.InfoRequest) (*botpb.Inf
 	if err != nil {
 		return nil, toStatus(err)
 	}
-	r := &botpb.InfoReply{
-		Name: info.Name, Version: info.Version, Author: info.Author,
-		Strength: int32(info.Strength), Kinds: info.Kinds,
-		MaxRows: int32(info.MaxRows), MaxCols: int32(info.MaxCols),
-	}
-	for k, v := range info.KindStrength {
-		if r.KindStrength == nil {
-			r.KindStrength = map[string]int32{}
-		}
-		r.KindStrength[k] = int32(v)
-	}
-	for _, o := range info.Options {
-		r.Options = append(r.Options, &botpb.Option{
-			Name: o.Name, Type: o.Type, Default: o.Default,
-			Min: o.Min, Max: o.Max, Choices: o.Choices, Help: o.Help,
-		})
-	}
+	r := infoToPB(info)
 	return r, nil
 }
 
 // NewGame serves Bot.NewGame.
 func (s *GRPCServer) NewGame(ctx context.Context, r *botpb.NewGameRequest) (*botpb.NewGameReply, error) {
-	t := r.GetTime()
-	err := s.Impl.NewGame(ctx, Game{
-		Rules: r.GetRules(), Color: r.GetColor(), Options: r.GetOptions(), Moves: r.GetMoves(),
-		Time: TimeControl{
-			MoveTime: ms(t.GetMovetimeMs()), Main: ms(t.GetMainMs()), Byo: ms(t.GetByoMs()),
-			ByoStones: int(t.GetByoStones()), Increment: ms(t.GetIncrementMs()),
-		},
-	})
+	err := s.Impl.NewGame(ctx, newGameFromPB(r))
 	if err != nil {
 		return nil, toStatus(err)
 	}
@@ -242,10 +197,7 @@ func (s *GRPCServer) Undo(ctx context.Context, _ *botpb.UndoRequest) (*botpb.Und
 
 // GenMove serves Bot.GenMove: progress reports as they come, then the move.
 func (s *GRPCServer) GenMove(r *botpb.GenMoveRequest, stream botpb.Bot_GenMoveServer) error {
-	req := GenMoveRequest{Budget: ms(r.GetBudgetMs()), XLeft: ms(r.GetXLeftMs()), OLeft: ms(r.GetOLeftMs()), Play: r.GetPlay()}
-	if d := r.GetDeadlineUnixNano(); d != 0 {
-		req.Deadline = time.Unix(0, d)
-	}
+	req := genMoveFromPB(r)
 	var mu sync.Mutex // serialises Send; done drops reports after the move
 	done := false
 	progress := func(p Progress) {
@@ -381,23 +333,24 @@ func cutUTF8(s string, n int) string {
 func ms(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
 
 func progressToPB(p Progress) *botpb.Progress {
-	return &botpb.Progress{Depth: int32(p.Depth), Score: int32(p.Score), BestMove: p.BestMove, Nodes: p.Nodes, Pv: p.PV}
+	return &botpb.Progress{Depth: int32(p.Depth), Score: int32(p.Score), BestMove: p.BestMove, Nodes: p.Nodes, Pv: p.PV, TimeUs: p.Time.Microseconds()}
 }
 
 func progressFromPB(p *botpb.Progress) Progress {
-	return Progress{Depth: int(p.GetDepth()), Score: int(p.GetScore()), BestMove: p.GetBestMove(), Nodes: p.GetNodes(), PV: p.GetPv()}
+	return Progress{Depth: int(p.GetDepth()), Score: int(p.GetScore()), BestMove: p.GetBestMove(), Nodes: p.GetNodes(), PV: p.GetPv(),
+		Time: time.Duration(p.GetTimeUs()) * time.Microsecond}
 }
 
 func solveRequestToPB(r SolveRequest) *botpb.SolveRequest {
 	return &botpb.SolveRequest{
-		Id: r.ID, Rules: r.Rules, Moves: r.Moves, Analyze: r.Analyze, Weak: r.Weak,
+		Id: r.ID, Rules: r.Rules, Moves: r.Moves, MoveList: r.MoveList, Analyze: r.Analyze, Weak: r.Weak,
 		TimeoutMs: r.Timeout.Milliseconds(), Options: r.Options,
 	}
 }
 
 func solveRequestFromPB(r *botpb.SolveRequest) SolveRequest {
 	return SolveRequest{
-		ID: r.GetId(), Rules: r.GetRules(), Moves: r.GetMoves(), Analyze: r.GetAnalyze(),
+		ID: r.GetId(), Rules: r.GetRules(), Moves: r.GetMoves(), MoveList: r.GetMoveList(), Analyze: r.GetAnalyze(),
 		Weak: r.GetWeak(), Timeout: ms(r.GetTimeoutMs()), Options: r.GetOptions(),
 	}
 }
@@ -409,7 +362,7 @@ func solveReplyToPB(r SolveReply) *botpb.SolveReply {
 	}
 	return &botpb.SolveReply{
 		Id: r.ID, Known: r.Known, Score: int32(r.Score), Scores: scores,
-		Valid: r.Valid, Nodes: r.Nodes, Error: r.Error,
+		Valid: r.Valid, Nodes: r.Nodes, Error: r.Error, TimeNs: r.Time.Nanoseconds(),
 	}
 }
 
@@ -423,6 +376,91 @@ func solveReplyFromPB(r *botpb.SolveReply) SolveReply {
 	}
 	return SolveReply{
 		ID: r.GetId(), Known: r.GetKnown(), Score: int(r.GetScore()), Scores: scores,
-		Valid: r.GetValid(), Nodes: r.GetNodes(), Error: r.GetError(),
+		Valid: r.GetValid(), Nodes: r.GetNodes(), Error: r.GetError(), Time: time.Duration(r.GetTimeNs()),
 	}
+}
+
+func infoFromPB(r *botpb.InfoReply) Info {
+	info := Info{
+		Name: r.GetName(), Version: r.GetVersion(), Author: r.GetAuthor(),
+		Strength: int(r.GetStrength()), Kinds: r.GetKinds(),
+		MaxRows: int(r.GetMaxRows()), MaxCols: int(r.GetMaxCols()),
+	}
+	for k, v := range r.GetKindStrength() {
+		if info.KindStrength == nil {
+			info.KindStrength = map[string]int{}
+		}
+		info.KindStrength[k] = int(v)
+	}
+	for _, o := range r.GetOptions() {
+		info.Options = append(info.Options, Option{
+			Name: o.GetName(), Type: o.GetType(), Default: o.GetDefault(),
+			Min: o.GetMin(), Max: o.GetMax(), Choices: o.GetChoices(), Help: o.GetHelp(),
+		})
+	}
+	return info
+}
+
+func newGameToPB(g Game) *botpb.NewGameRequest {
+	return &botpb.NewGameRequest{
+		Rules: g.Rules, Color: g.Color, Options: g.Options, Moves: g.Moves,
+		Time: &botpb.TimeControl{
+			MovetimeMs: g.Time.MoveTime.Milliseconds(), MainMs: g.Time.Main.Milliseconds(),
+			ByoMs: g.Time.Byo.Milliseconds(), ByoStones: int32(g.Time.ByoStones),
+			IncrementMs: g.Time.Increment.Milliseconds(),
+		},
+	}
+}
+
+func newGameFromPB(r *botpb.NewGameRequest) Game {
+	t := r.GetTime()
+	return Game{
+		Rules: r.GetRules(), Color: r.GetColor(), Options: r.GetOptions(), Moves: r.GetMoves(),
+		Time: TimeControl{
+			MoveTime: ms(t.GetMovetimeMs()), Main: ms(t.GetMainMs()), Byo: ms(t.GetByoMs()),
+			ByoStones: int(t.GetByoStones()), Increment: ms(t.GetIncrementMs()),
+		},
+	}
+}
+
+func genMoveToPB(req GenMoveRequest) *botpb.GenMoveRequest {
+	pb := &botpb.GenMoveRequest{
+		BudgetMs: req.Budget.Milliseconds(),
+		XLeftMs:  req.XLeft.Milliseconds(),
+		OLeftMs:  req.OLeft.Milliseconds(),
+		Play:     req.Play,
+	}
+	if !req.Deadline.IsZero() {
+		pb.DeadlineUnixNano = req.Deadline.UnixNano()
+	}
+	return pb
+}
+
+func genMoveFromPB(r *botpb.GenMoveRequest) GenMoveRequest {
+	req := GenMoveRequest{Budget: ms(r.GetBudgetMs()), XLeft: ms(r.GetXLeftMs()), OLeft: ms(r.GetOLeftMs()), Play: r.GetPlay()}
+	if d := r.GetDeadlineUnixNano(); d != 0 {
+		req.Deadline = time.Unix(0, d)
+	}
+	return req
+}
+
+func infoToPB(info Info) *botpb.InfoReply {
+	r := &botpb.InfoReply{
+		Name: info.Name, Version: info.Version, Author: info.Author,
+		Strength: int32(info.Strength), Kinds: info.Kinds,
+		MaxRows: int32(info.MaxRows), MaxCols: int32(info.MaxCols),
+	}
+	for k, v := range info.KindStrength {
+		if r.KindStrength == nil {
+			r.KindStrength = map[string]int32{}
+		}
+		r.KindStrength[k] = int32(v)
+	}
+	for _, o := range info.Options {
+		r.Options = append(r.Options, &botpb.Option{
+			Name: o.Name, Type: o.Type, Default: o.Default,
+			Min: o.Min, Max: o.Max, Choices: o.Choices, Help: o.Help,
+		})
+	}
+	return r
 }

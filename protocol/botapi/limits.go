@@ -39,9 +39,27 @@ func recvCap(n int) grpc.CallOption { return grpc.MaxCallRecvMsgSize(n) }
 // (go-plugin's ClientConfig.GRPCDialOptions): the metadata cap, and every
 // message capped at MaxInfoSize unless a call asks for less (go-plugin's
 // own default is 2 GiB).
+//
+// They also fix the flow-control windows, which turns off gRPC's bandwidth
+// estimation: it pings the other side after data comes in, two more writes
+// for every message of a move; between two processes on one machine a
+// fixed window of flowWindow never holds a message back.
 func DialOptions() []grpc.DialOption {
 	return []grpc.DialOption{
 		grpc.WithMaxHeaderListSize(MaxHeaderListSize),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxInfoSize), grpc.MaxCallSendMsgSize(math.MaxInt32)),
+		grpc.WithInitialWindowSize(flowWindow),
+		grpc.WithInitialConnWindowSize(flowWindow),
 	}
+}
+
+// flowWindow is the flow-control window of a stream and of the connection,
+// both ways: 4 MiB, past every cap.
+const flowWindow = 4 << 20
+
+// ServerOptions are the gRPC server options a bot serves with
+// (protocol/sdk passes them to go-plugin): the fixed flow-control windows
+// of DialOptions, for the bot's side.
+func ServerOptions() []grpc.ServerOption {
+	return []grpc.ServerOption{grpc.InitialWindowSize(flowWindow), grpc.InitialConnWindowSize(flowWindow)}
 }

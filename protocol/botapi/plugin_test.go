@@ -139,10 +139,18 @@ func dispense(cfg *plugin.ClientConfig) (*plugin.Client, botapi.Bot, error) {
 
 func startRandom(tb testing.TB) *proc { return start(tb, "random") }
 
-func start(tb testing.TB, name string) *proc {
+func start(tb testing.TB, name string) *proc { return startVersion(tb, name, 0) }
+
+// startVersion starts bot name speaking plugin protocol version (0: the
+// highest both speak).
+func startVersion(tb testing.TB, name string, version int) *proc {
 	tb.Helper()
 	p := &proc{sockDir: tb.TempDir()}
-	client, bot, err := dispense(clientConfig(name, p.sockDir, &p.runner))
+	cfg := clientConfig(name, p.sockDir, &p.runner)
+	if version != 0 {
+		cfg.VersionedPlugins = map[int]plugin.PluginSet{version: botapi.VersionPluginSet(version, nil)}
+	}
+	client, bot, err := dispense(cfg)
 	if err != nil {
 		tb.Fatalf("start %s: %v", name, err)
 	}
@@ -151,10 +159,21 @@ func start(tb testing.TB, name string) *proc {
 	return p
 }
 
+// TestRandomRoundTrip plays through both plugin protocol versions: an RPC
+// per request (1) and the Session stream (2).
 func TestRandomRoundTrip(t *testing.T) {
-	p := startRandom(t)
+	for _, v := range []int{botapi.Version1, botapi.Version2} {
+		t.Run(fmt.Sprintf("version%d", v), func(t *testing.T) { testRandomRoundTrip(t, v) })
+	}
+}
+
+func testRandomRoundTrip(t *testing.T, version int) {
+	p := startVersion(t, "random", version)
 	ctx := context.Background()
 	bot := p.bot
+	if got := p.client.NegotiatedVersion(); got != version {
+		t.Errorf("negotiated version %d, want %d", got, version)
+	}
 
 	if fd0, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/0", p.runner.cmd.Process.Pid)); fd0 != os.DevNull {
 		t.Errorf("the bot's stdin is %q, want %s", fd0, os.DevNull)
@@ -201,8 +220,33 @@ func TestRandomRoundTrip(t *testing.T) {
 	}
 	pos.Play(3)
 	pos.Play(3)
-	if err := bot.Play(ctx, "9"); status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "illegal move 9") {
-		t.Errorf("Play 9 = %v", err)
+	if version == botapi.Version1 {
+		if err := bot.Play(ctx, "9"); status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "illegal move 9") {
+			t.Errorf("Play 9 = %v", err)
+		}
+	} else {
+		// Play is not waited for: its failure comes with the next request,
+		// and the session is over (the bot's game is not the host's).
+		if err := bot.Play(ctx, "9"); err != nil {
+			t.Errorf("Play 9 = %v, want it sent without waiting", err)
+		}
+		_, err := bot.GenMove(ctx, botapi.GenMoveRequest{}, nil)
+		if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "illegal move 9") ||
+			!strings.Contains(err.Error(), "failed to take move 9") {
+			t.Errorf("GenMove after Play 9 = %v", err)
+		}
+		if err := bot.Play(ctx, "1"); err == nil {
+			t.Errorf("Play after a failed Play = nil, want the session over")
+		}
+		p.client.Kill()
+		p = startVersion(t, "random", version)
+		bot = p.bot
+		if err := bot.NewGame(ctx, botapi.Game{
+			Rules: "connectx:6x7x4", Color: "x", Options: map[string]string{"seed": "42"}, Moves: []string{"4", "4"},
+			Time: botapi.TimeControl{MoveTime: time.Second},
+		}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := bot.Play(ctx, "1"); err != nil {
 		t.Fatal(err)
@@ -363,7 +407,7 @@ func TestLateBotHitsTheDeadline(t *testing.T) {
 func TestBotExitsWhenHostDies(t *testing.T) {
 	hs := botapi.Handshake()
 	sh := exec.Command("sh", "-c", `"$0" </dev/null 2>/dev/null & echo $!; sleep 0.3`, filepath.Join(binDir, "random"))
-	sh.Env = append(os.Environ(), hs.MagicCookieKey+"="+hs.MagicCookieValue, "PLUGIN_PROTOCOL_VERSIONS=1",
+	sh.Env = append(os.Environ(), hs.MagicCookieKey+"="+hs.MagicCookieValue, "PLUGIN_PROTOCOL_VERSIONS=1,2",
 		"PLUGIN_UNIX_SOCKET_DIR="+t.TempDir())
 	sh.WaitDelay = 3 * time.Second // the bot holds the stdout pipe until it exits
 	out, err := sh.Output()
@@ -372,7 +416,7 @@ func TestBotExitsWhenHostDies(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	pid, err := strconv.Atoi(lines[0])
-	if err != nil || len(lines) != 2 || !strings.HasPrefix(lines[1], "1|1|unix|") {
+	if err != nil || len(lines) != 2 || !strings.HasPrefix(lines[1], "1|2|unix|") {
 		t.Fatalf("output %q", out)
 	}
 	if err := waitExit(pid); err != nil {
@@ -389,8 +433,8 @@ func TestStartErrors(t *testing.T) {
 		versions map[int]plugin.PluginSet
 		want     string
 	}{
-		{"oldproto", nil, "incompatible API version with plugin. Plugin version: 0, Client versions: [1]"},
-		{"random", map[int]plugin.PluginSet{2: botapi.PluginSet(nil)}, "incompatible API version with plugin. Plugin version: 1, Client versions: [2]"},
+		{"oldproto", nil, "incompatible API version with plugin. Plugin version: 0, Client versions: ["},                                                // [1 2] or [2 1]
+		{"random", map[int]plugin.PluginSet{3: botapi.PluginSet(nil)}, "incompatible API version with plugin. Plugin version: 1, Client versions: [3]"}, // go-plugin names the lowest version the bot speaks,
 		{"junk", nil, "Unrecognized remote plugin message: Welcome to junkbot 3000!"},
 	}
 	for _, tc := range tests {

@@ -192,13 +192,19 @@ func (a *adapter) GenMove(ctx context.Context, req botapi.GenMoveRequest, progre
 		ctx, cancel = context.WithDeadline(ctx, req.Deadline)
 		defer cancel()
 	}
-	if progress == nil {
-		progress = func(botapi.Progress) {}
+	start := time.Now()
+	report := func(botapi.Progress) {}
+	if progress != nil {
+		report = func(p botapi.Progress) {
+			if p.Time == 0 {
+				p.Time = time.Since(start)
+			}
+			progress(p)
+		}
 	}
 	ctx = withMoveClock(ctx, MoveClock{Budget: req.Budget, Left: [2]time.Duration{req.XLeft, req.OLeft}})
 	hash, history := pos.Hash(), pos.Moves(nil)
-	start := time.Now()
-	m, err := g.player.GenMove(ctx, pos, progress)
+	m, err := g.player.GenMove(ctx, pos, report)
 	if pos.Hash() != hash || pos.Ply() != len(history) {
 		a.log.Error("the player changed the position in GenMove and did not restore it; rebuilding it")
 		g.pos = engine.NewPosition(g.rules)
@@ -228,6 +234,18 @@ func (a *adapter) GenMove(ctx context.Context, req botapi.GenMoveRequest, progre
 	}
 	a.log.Debug("genmove", "move", text, "took", time.Since(start))
 	return text, nil
+}
+
+// SolveOne answers one request on the calling goroutine (botapi's Session
+// handler solves batches so).
+func (a *adapter) SolveOne(ctx context.Context, req botapi.SolveRequest) (botapi.SolveReply, error) {
+	solver, ok := a.bot.(Solver)
+	if !ok {
+		return botapi.SolveReply{}, status.Errorf(codes.Unimplemented, "bot %s does not solve positions", a.info.Name)
+	}
+	reply := solveOne(ctx, solver, a.opts, req)
+	reply.ID = req.ID
+	return reply, nil
 }
 
 func (a *adapter) Solve(ctx context.Context) (botapi.SolveStream, error) {
@@ -326,17 +344,29 @@ func solveOne(ctx context.Context, solver Solver, opts OptionSet, req botapi.Sol
 			return botapi.SolveReply{Error: fmt.Sprintf("move %d (%s): %v", i+1, s, err)}
 		}
 	}
+	if len(req.Moves) == 0 && req.MoveList != "" {
+		moves, err := rules.ParseMoveList(req.MoveList)
+		if err == nil {
+			err = pos.PlayMoveList(moves)
+		}
+		if err != nil {
+			return botapi.SolveReply{Error: fmt.Sprintf("move list %s: %v", req.MoveList, err)}
+		}
+	}
 	if req.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
 		defer cancel()
 	}
+	start := time.Now()
 	reply, err := solver.Solve(ctx, pos, req)
+	took := time.Since(start)
 	if err != nil {
 		if ctx.Err() != nil {
-			return botapi.SolveReply{Known: false, Nodes: reply.Nodes}
+			return botapi.SolveReply{Known: false, Nodes: reply.Nodes, Time: took}
 		}
-		return botapi.SolveReply{Error: err.Error()}
+		return botapi.SolveReply{Error: err.Error(), Time: took}
 	}
+	reply.Time = took
 	return reply
 }

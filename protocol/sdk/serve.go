@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
 
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
@@ -75,8 +76,10 @@ func ServeAPI(api botapi.Bot) {
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig:  hs,
 		VersionedPlugins: botapi.VersionedPluginSets(api),
-		GRPCServer:       plugin.DefaultGRPCServer,
-		Logger:           log,
+		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
+			return plugin.DefaultGRPCServer(append(opts, botapi.ServerOptions()...))
+		},
+		Logger: log,
 	})
 	// The host asked the bot to shut down (or the listener failed).
 	os.Exit(0)
