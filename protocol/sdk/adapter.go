@@ -53,11 +53,12 @@ func invalid(format string, args ...any) error {
 
 func (a *adapter) Info(context.Context) (botapi.Info, error) { return a.info, nil }
 
-// plays reports whether the bot's Info admits r.
+// plays reports whether the bot declares the rules' variant (engine.Rules.Variant:
+// "mnk", "mnk:renju", ...) and their size.
 func plays(info botapi.Info, r engine.Rules) bool {
 	kind := false
 	for _, k := range info.Kinds {
-		kind = kind || strings.EqualFold(k, r.Kind.String())
+		kind = kind || strings.EqualFold(k, r.Variant())
 	}
 	return kind && (info.MaxRows == 0 || r.Rows <= info.MaxRows) && (info.MaxCols == 0 || r.Cols <= info.MaxCols)
 }

@@ -100,6 +100,8 @@ func TestAdapterNewGame(t *testing.T) {
 		{botapi.Game{Rules: "nonsense"}, codes.InvalidArgument, "unknown rules"},
 		{botapi.Game{Rules: "tictactoe"}, codes.InvalidArgument, "bot fake does not play mnk:3x3x3: it plays connectx up to 10 rows and 10 columns"},
 		{botapi.Game{Rules: "connectx:11x7x4"}, codes.InvalidArgument, "does not play connectx:11x7x4"},
+		// Variants are declared one by one: connectx (freestyle) does not admit exactly-K Connect-X.
+		{botapi.Game{Rules: "connectx:6x7x4:exact"}, codes.InvalidArgument, "does not play connectx:6x7x4:exact"},
 		{botapi.Game{Rules: "connect4", Color: "green"}, codes.InvalidArgument, "invalid color"},
 		{botapi.Game{Rules: "connect4", Options: map[string]string{"depth": "99"}}, codes.InvalidArgument, "option depth=99 out of range 1..40"},
 		{botapi.Game{Rules: "connect4", Options: map[string]string{"foo": "1"}}, codes.InvalidArgument, "unknown option foo: accepted are depth"},
