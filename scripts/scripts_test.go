@@ -102,11 +102,27 @@ func TestSolveBenchScript(t *testing.T) {
 		}
 	}
 	out := run(t, []string{"KINROW=" + filepath.Join(binDir, "kinrow"), "SETS=" + sets, "RUNS=1", "JOBS=1 2"}, "bash", "solve-bench.sh")
-	rows := strings.Split(strings.TrimSpace(out), "\n")
-	if len(rows) != 14 {
-		t.Fatalf("%d rows, want 7 sets x 2 job counts:\n%s", len(rows), out)
+	var rows, boundary []string
+	for _, r := range strings.Split(strings.TrimSpace(out), "\n") {
+		if strings.Contains(r, " boundary: ") {
+			boundary = append(boundary, r)
+		} else {
+			rows = append(rows, r)
+		}
 	}
-	for _, r := range rows {
+	// The plugin boundary's figures of L3_R1 and L2_R1 (issue 17), then
+	// the table.
+	if len(boundary) != 2 || len(rows) != 14 {
+		t.Fatalf("%d boundary rows and %d rows, want 2 and 7 sets x 2 job counts:\n%s", len(boundary), len(rows), out)
+	}
+	for _, r := range boundary {
+		for _, want := range []string{"start-up", "solver", "µs/position"} {
+			if !strings.Contains(r, want) {
+				t.Errorf("boundary row %q lacks %q", r, want)
+			}
+		}
+	}
+	for _, r := range append(rows, boundary...) {
 		wrong := strings.HasPrefix(r, "Test_L2_R1")
 		if wrong && !strings.Contains(r, "DIFFERS") || !wrong && !strings.HasSuffix(r, "exact") {
 			t.Errorf("row %q", r)
