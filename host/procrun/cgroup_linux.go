@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"os/exec"
 	"syscall"
 	"time"
 )
