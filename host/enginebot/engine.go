@@ -18,6 +18,7 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/manifest"
+	"github.com/kinrow/kinrow/host/procrun"
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
@@ -65,6 +66,12 @@ type Config struct {
 	Tolerance *time.Duration
 	// OnClose is called once when the engine is killed or closed.
 	OnClose func()
+	// Memory caps the engine's memory with its descendants', in bytes (0:
+	// none): over it, the engine is killed and its forfeit says so.
+	Memory int64
+	// Env names host environment variables passed through to the engine
+	// beyond the minimal environment (procrun.MinimalEnv).
+	Env []string
 }
 
 // driver speaks one protocol to the engine.
@@ -148,7 +155,8 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	argv := append([]string{exe}, m.Command[1:]...)
 	log := cfg.Logger.Named(cfg.Display)
-	proc, err := startProcess(argv, m.Dir, log)
+	env := procrun.MinimalEnv(os.Environ(), cfg.Env, nil)
+	proc, err := startProcess(ctx, argv, m.Dir, env, procrun.Config{Name: "engine " + m.Name, Memory: cfg.Memory}, log)
 	if err != nil {
 		return nil, fmt.Errorf("engine %s: %w", m.Name, err)
 	}

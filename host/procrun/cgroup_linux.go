@@ -381,3 +381,19 @@ func controllerOn(dir, name string) bool {
 	}
 	return false
 }
+
+// Frozen reports whether process pid is in a frozen cgroup (what Suspend
+// does where cgroups serve; a process stopped by a signal is not).
+func Frozen(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cgroup")
+	if err != nil {
+		return false
+	}
+	umount, _ := mountPoints()
+	for _, line := range strings.Split(string(b), "\n") {
+		if path, ok := strings.CutPrefix(line, "0::"); ok && umount != "" {
+			return eventsField(filepath.Join(umount, path, "cgroup.events"), "frozen") == 1
+		}
+	}
+	return false
+}

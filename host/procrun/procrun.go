@@ -284,3 +284,9 @@ func CheckEnvName(name string) error {
 	}
 	return nil
 }
+
+// MemoryDetail words an ending over the memory cap for a forfeit's
+// detail: "over its memory cap of 64 MiB (peak 64 MiB)".
+func MemoryDetail(e Ending) string {
+	return fmt.Sprintf("over its memory cap of %s (peak %s)", FormatSize(e.Limit), FormatSize(e.Peak))
+}

@@ -154,3 +154,6 @@ func (j *job) release() {
 		j.h = 0
 	}
 }
+
+// Frozen is false where there are no cgroups.
+func Frozen(int) bool { return false }
