@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"time"
 )
 
 // StderrCap is how much of a bot's stderr is logged per move (or per
@@ -20,6 +21,10 @@ const maxLine = 4 << 10
 // between two Resets; what it drops past the cap is counted and reported
 // at the next Reset (and at the end).
 type StderrLog struct {
+	// Period, when set, makes the cap apply afresh after that long even
+	// without a Reset (for hosts that cannot tell moves apart).
+	Period time.Duration
+
 	log func(line string)
 	// dropped reports bytes and lines dropped since the last Reset.
 	dropped func(bytes, lines int64)
@@ -27,6 +32,7 @@ type StderrLog struct {
 	mu           sync.Mutex
 	used         int64
 	dropB, dropL int64
+	since        time.Time
 }
 
 // NewStderrLog returns a StderrLog logging each kept line with log and
@@ -78,6 +84,20 @@ func (s *StderrLog) Copy(r io.Reader) {
 }
 
 func (s *StderrLog) line(b []byte, whole bool) {
+	if s.Period > 0 {
+		s.mu.Lock()
+		if s.since.IsZero() {
+			s.since = time.Now()
+		}
+		over := time.Since(s.since) > s.Period
+		s.mu.Unlock()
+		if over {
+			s.Reset()
+			s.mu.Lock()
+			s.since = time.Now()
+			s.mu.Unlock()
+		}
+	}
 	s.mu.Lock()
 	if s.used+int64(len(b)) > StderrCap {
 		s.dropB += int64(len(b))
