@@ -26,6 +26,11 @@
 //   - refuser: takes games=N new games per process (default 1) and refuses
 //     the next ones; refuses every game of kind refuse_kind (connectx or
 //     mnk, default none).
+//   - escaper: at every GenMove starts a child that escapes its process
+//     group and session (how=setsid, `setsid -f sh -c 'sleep 200'`) or
+//     forks twice (how=doublefork), holding the bot's stdout and stderr,
+//     then plays (mode=play) or hangs (mode=hang); each child appends its
+//     pid to $TMPDIR/escaper.pids.
 //
 // Two are engines, not plugins, run through engine manifests (host/manifest)
 // and built under their own names: gomocupbrain speaks the Gomocup brain

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// escapedAlive lists the escaper's children (their pids in
+// $TMPDIR/escaper.pids of host h) still running.
+func escapedAlive(t *testing.T, tmp string) (all, alive []int) {
+	t.Helper()
+	b, _ := os.ReadFile(filepath.Join(tmp, "escaper.pids"))
+	for _, f := range strings.Fields(string(b)) {
+		pid, err := strconv.Atoi(f)
+		if err != nil {
+			continue
+		}
+		all = append(all, pid)
+		stat, err := os.ReadFile("/proc/" + f + "/stat")
+		if err == nil && !strings.Contains(string(stat), ") Z ") {
+			alive = append(alive, pid)
+		}
+	}
+	return all, alive
+}
+
+// waitNoEscaped waits (bounded) until no escaped child of the escaper runs.
+func waitNoEscaped(t *testing.T, tmp, when string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		all, alive := escapedAlive(t, tmp)
+		if len(all) == 0 {
+			t.Fatalf("%s: the escaper started no child", when)
+		}
+		if len(alive) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("%s: escaped children %v of %v still run", when, alive, all)
+			for _, pid := range alive {
+				_ = syscallKill(pid)
+			}
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Issue 14: a bot whose genmove runs `setsid -f sh -c 'sleep 200'` (or
+// forks twice) leaves nothing behind after quit, after a forfeit, and
+// its forfeits are fast.
+func TestEscaperLeavesNothing(t *testing.T) {
+	for _, how := range []string{"setsid", "doublefork"} {
+		t.Run(how+"/quit", func(t *testing.T) {
+			h := startHost(t)
+			h.ok("rules tictactoe")
+			h.ok("kinrow-movetime 100")
+			h.ok("kinrow-load o escaper how=" + how)
+			h.ok("play x b2")
+			if got := h.ok("genmove o"); got == "resign" {
+				t.Fatalf("genmove o = resign: %s", h.ok("kinrow-result"))
+			}
+			h.ok("quit")
+			h.in.Close()
+			if err := h.cmd.Wait(); err != nil {
+				t.Errorf("kinrow: %v", err)
+			}
+			waitNoEscaped(t, h.tmp, "after quit")
+		})
+		t.Run(how+"/forfeit", func(t *testing.T) {
+			h := startHost(t, "--grace", "100ms")
+			h.ok("rules tictactoe")
+			h.ok("kinrow-movetime 100")
+			h.ok("kinrow-load o escaper how=" + how + " mode=hang")
+			h.ok("play x b2")
+			start := time.Now()
+			if got := h.ok("genmove o"); got != "resign" {
+				t.Fatalf("genmove o = %q, want resign (a timeout)", got)
+			}
+			// The old host waited 3 s on go-plugin for the pipes the
+			// escaped child held (3.2 s a forfeit at movetime 100 ms).
+			if took := time.Since(start); took > 2500*time.Millisecond {
+				t.Errorf("the forfeit took %v", took)
+			}
+			waitNoEscaped(t, h.tmp, "after the forfeit")
+		})
+	}
+}
+
+// Issue 14: the host gained 3 fds and a socket file per game against the
+// escaper (28 → 178 fds in 57 games); now nothing grows.
+func TestEscaperNoFdGrowth(t *testing.T) {
+	h := startHost(t)
+	pid := h.cmd.Process.Pid
+	game := func() {
+		h.ok("rules tictactoe")
+		h.ok("kinrow-movetime 100")
+		h.ok("kinrow-load o escaper")
+		h.ok("play x b2")
+		h.ok("genmove o")
+		h.ok("kinrow-load o random") // the escaper is closed
+	}
+	game() // warm-up: the loader's own descriptors
+	before := fds(t, pid)
+	const n = 12
+	for i := 0; i < n; i++ {
+		game()
+	}
+	// Descriptors close as bots are reaped: look again for a while.
+	deadline := time.Now().Add(5 * time.Second)
+	after := fds(t, pid)
+	for after > before+2 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+		after = fds(t, pid)
+	}
+	if after > before+2 {
+		t.Errorf("the host's fds grew from %d to %d over %d games against the escaper", before, after, n)
+	}
+	if _, alive := escapedAlive(t, h.tmp); len(alive) > 0 {
+		t.Errorf("escaped children still run after their bots were closed: %v", alive)
+	}
+}
+
+func fds(t *testing.T, pid int) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(ents)
+}
