@@ -134,3 +134,29 @@ func fds(t *testing.T, pid int) int {
 	}
 	return len(ents)
 }
+
+// Issue 14: a bot reached 1.3 GiB before its deadline kill. Under
+// --bot-memory it forfeits for memory, its peak in the detail, and the
+// host lives on.
+func TestBotMemoryCap(t *testing.T) {
+	if c := procrunDetect(); !strings.Contains(c, "memory cap: cgroup") {
+		t.Skipf("no cgroup memory controller here (%s)", c)
+	}
+	h := startHost(t, "--bot-memory", "64M")
+	h.ok("rules tictactoe")
+	h.ok("kinrow-movetime 20000")
+	h.ok("kinrow-load o hog")
+	h.ok("play x b2")
+	start := time.Now()
+	if got := h.ok("genmove o"); got != "resign" {
+		t.Fatalf("genmove o = %q, want resign", got)
+	}
+	if took := time.Since(start); took > 15*time.Second {
+		t.Errorf("the hog was stopped after %v: not by its cap", took)
+	}
+	res := h.ok("kinrow-result")
+	if !strings.Contains(res, "forfeit") || !strings.Contains(res, "over its memory cap of 64 MiB (peak") {
+		t.Errorf("kinrow-result = %q", res)
+	}
+	h.ok("kinrow-load o random") // the host is alive and well
+}

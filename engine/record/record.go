@@ -31,6 +31,7 @@ const (
 	ForfeitCrash         Forfeit = "crash"          // the bot exited or closed the connection
 	ForfeitProtocolError Forfeit = "protocol error" // the bot answered something else than a move
 	ForfeitStartFailure  Forfeit = "start failure"  // the bot did not start or refused the game
+	ForfeitMemory        Forfeit = "memory"         // the bot went over its memory cap and was killed
 )
 
 // Players names the two sides by the names of the bots (or "human").
@@ -45,6 +46,11 @@ type Move struct {
 	Move  string `json:"move"`
 	Color string `json:"color"`
 	MS    int64  `json:"ms"`
+	// CPUMS is the CPU time the player's processes used since its previous
+	// move, where the host can account it (a cgroup's cpu.stat): more
+	// than MS shows threads, and any at all while it should be suspended
+	// shows up here. Omitted when unknown.
+	CPUMS int64 `json:"cpu_ms,omitempty"`
 }
 
 // Record is one game. Result is "X+", "O+", "0" or "" while the game is open;

@@ -146,6 +146,11 @@ type cgroup struct {
 	fd     *os.File
 	limit  int64
 	placed bool // the leader went in at clone time
+	// gone is set once the cgroups are removed; over and peak keep their
+	// last word on memory.
+	gone bool
+	over bool
+	peak int64
 }
 
 // newCgroup makes the bot's cgroups under h.
@@ -262,6 +267,9 @@ func (c *cgroup) cpu() (time.Duration, bool) {
 }
 
 func (c *cgroup) memory() (bool, int64) {
+	if c.gone {
+		return c.over, c.peak
+	}
 	if c.memDir != "" {
 		peak, _ := readInt(filepath.Join(c.memDir, "memory.max_usage_in_bytes"))
 		oom, _ := keyedValue(filepath.Join(c.memDir, "memory.oom_control"), "oom_kill")
@@ -284,6 +292,10 @@ func (c *cgroup) release() {
 	if c.fd != nil {
 		c.fd.Close()
 		c.fd = nil
+	}
+	if !c.gone {
+		c.over, c.peak = c.memory()
+		c.gone = true
 	}
 	if c.memDir != "" {
 		if os.Remove(c.memDir) == nil || !exists(c.memDir) {

@@ -31,6 +31,8 @@
 //     forks twice (how=doublefork), holding the bot's stdout and stderr,
 //     then plays (mode=play) or hangs (mode=hang); each child appends its
 //     pid to $TMPDIR/escaper.pids.
+//   - hog: at GenMove allocates and touches memory without end
+//     (mb_per_step MiB at a time) until it is killed.
 //
 // Two are engines, not plugins, run through engine manifests (host/manifest)
 // and built under their own names: gomocupbrain speaks the Gomocup brain

@@ -8,11 +8,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"time"
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/internal/testbots/tb"
@@ -41,15 +43,26 @@ func (p *player) GenMove(_ context.Context, pos *engine.Position, _ func(botapi.
 	if p.how == "doublefork" {
 		script = fmt.Sprintf(`(sh -c 'echo $$ >> %s; exec sleep 200' &)`, pids)
 	}
+	before := lines(pids)
 	cmd := exec.Command("sh", "-c", script)
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr // the escapee holds the bot's pipes, as in the issue
 	if err := cmd.Run(); err != nil {
 		return engine.NoMove, fmt.Errorf("escape: %w", err)
 	}
+	// Wait until the escaped child has written its pid (it runs on after
+	// its parent shell returns).
+	for end := time.Now().Add(5 * time.Second); lines(pids) == before && time.Now().Before(end); {
+		time.Sleep(time.Millisecond)
+	}
 	if p.mode == "hang" {
 		tb.Hang()
 	}
 	return tb.Legal(pos), nil
+}
+
+func lines(path string) int {
+	b, _ := os.ReadFile(path)
+	return bytes.Count(b, []byte("\n"))
 }
 
 func main() {
