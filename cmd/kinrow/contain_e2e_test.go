@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -159,4 +161,51 @@ func TestBotMemoryCap(t *testing.T) {
 		t.Errorf("kinrow-result = %q", res)
 	}
 	h.ok("kinrow-load o random") // the host is alive and well
+}
+
+// Gomocup's INFO max_memory caps the brain's bot: the hog is stopped at
+// the manager's limit, the host answers a move of its own, and the log
+// says why.
+func TestPbrainHonoursMaxMemory(t *testing.T) {
+	if c := procrunDetect(); !strings.Contains(c, "memory cap: cgroup") {
+		t.Skipf("no cgroup memory controller here (%s)", c)
+	}
+	cmd := kinrowCmd(t, "pbrain", "--bot", "hog", "--log-level", "info")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &syncWriter{w: &stderr}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	io.WriteString(in, "START 15\r\nINFO max_memory 67108864\r\nINFO timeout_turn 20000\r\nTURN 7,7\r\n")
+	sc := bufio.NewScanner(out)
+	var lines []string
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if strings.Contains(sc.Text(), ",") {
+			break
+		}
+	}
+	if took := time.Since(start); took > 15*time.Second {
+		t.Errorf("the move took %v: the hog was not stopped by its cap", took)
+	}
+	io.WriteString(in, "END\r\n")
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("kinrow pbrain: %v", err)
+	}
+	if len(lines) < 2 || lines[0] != "OK" || !strings.Contains(lines[len(lines)-1], ",") {
+		t.Errorf("stdout = %q, want OK and a move", lines)
+	}
+	if !strings.Contains(stderr.String(), "over its memory cap of 64 MiB") {
+		t.Errorf("the log does not say the bot went over its cap:\n%s", stderr.String())
+	}
 }
