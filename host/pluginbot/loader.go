@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -523,7 +522,7 @@ func removeStaleSocketDirs(parent string) []string {
 		if err != nil || !st.IsDir() {
 			continue
 		}
-		if sys, ok := st.Sys().(*syscall.Stat_t); !ok || int(sys.Uid) != os.Getuid() {
+		if !ownedByMe(st) {
 			continue
 		}
 		if os.RemoveAll(dir) == nil {
@@ -552,11 +551,4 @@ func socketDirOwner(name string) (int, bool) {
 		pid = pid*10 + int(c-'0')
 	}
 	return pid, pid > 0
-}
-
-// pidAlive reports whether a process with this id exists (signal 0; one of
-// another user answers EPERM, and counts as alive).
-func pidAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
