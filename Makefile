@@ -92,7 +92,7 @@ soak: build
 # Opt-in: Debian's wine64 runs the Windows pbrain-kinrow.exe through a
 # Gomocup session of one game, with the Windows bots beside it.
 test-wine: cross
-	@command -v wine64 >/dev/null 2>&1 || command -v wine >/dev/null 2>&1 || \
+	@command -v wine64 >/dev/null 2>&1 || test -x /usr/lib/wine/wine64 || command -v wine >/dev/null 2>&1 || \
 	  { echo "installing Debian's wine64"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wine64 >/dev/null; }
 	KINROW_WINE=$(CURDIR)/$(BIN)/cross/windows-amd64 $(GO) test -count=1 -run '^TestWine' -v ./cmd/kinrow/
 
