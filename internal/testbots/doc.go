@@ -33,6 +33,8 @@
 //     pid to $TMPDIR/escaper.pids.
 //   - hog: at GenMove allocates and touches memory without end
 //     (mb_per_step MiB at a time) until it is killed.
+//   - flood: writes mb MiB (default 11) of lines to stderr at every
+//     GenMove, then plays.
 //
 // Two are engines, not plugins, run through engine manifests (host/manifest)
 // and built under their own names: gomocupbrain speaks the Gomocup brain
