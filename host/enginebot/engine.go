@@ -96,6 +96,7 @@ type Engine struct {
 	// move's time (Gomocup engines; 0 for kinrow engines).
 	startTimeout time.Duration
 	tolerance    time.Duration
+	memory       int64 // the memory cap in bytes, 0: none (Gomocup: INFO max_memory)
 	close        sync.Once
 	done         chan struct{} // closed when the engine is killed or closed
 
@@ -162,7 +163,7 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	log.Debug("engine process started", "command", strings.Join(argv, " "), "dir", m.Dir, "pid", proc.pid, "protocol", string(m.Protocol))
 	e := &Engine{m: m, name: cfg.Display, opts: opts, log: log, proc: proc, onClose: cfg.OnClose, done: make(chan struct{}),
-		startTimeout: cfg.StartTimeout}
+		startTimeout: cfg.StartTimeout, memory: cfg.Memory}
 	if m.Protocol == manifest.Gomocup {
 		e.tolerance = DefaultTolerance
 		if m.HasTolerance {
