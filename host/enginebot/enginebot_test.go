@@ -589,3 +589,30 @@ func TestWriteDeadline(t *testing.T) {
 		t.Errorf("write to a full pipe: %v after %v; want a deadline error at 100 ms", err, time.Since(begin))
 	}
 }
+
+// An engine under a memory cap is told it with INFO max_memory, as
+// Gomocup's managers tell a brain theirs; the cap holds it (its cgroup
+// where one can be made).
+func TestGomocupToldItsMemoryCap(t *testing.T) {
+	m := setup(t, "capped", "gomocup", `"mnk:9x9x5"`)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	e, err := Start(ctx, Config{Manifest: m, Display: "capped", Memory: 256 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Kill()
+	g := referee.New(rules(t, "mnk:9x9x5"), referee.Config{Clock: referee.Clock{MoveTime: 500 * time.Millisecond}})
+	if err := g.Attach(ctx, engine.X, e); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := g.GenMove(ctx, engine.X); err != nil || !out.Played {
+		t.Fatalf("GenMove = %+v, %v", out, err)
+	}
+	if tx := transcript(t, m); !strings.Contains(tx, "INFO max_memory 268435456\n") {
+		t.Errorf("the transcript lacks INFO max_memory 268435456:\n%s", tx)
+	}
+	if e.OverMemory() {
+		t.Error("OverMemory for an engine well under its cap")
+	}
+}
