@@ -211,3 +211,12 @@ func TestPbrainHonoursMaxMemory(t *testing.T) {
 		t.Errorf("the log does not say the bot went over its cap:\n%s", stderr.String())
 	}
 }
+
+// Issue 14: a bot's handshake line sent the host's gRPC client to any TCP
+// address. Now only a unix socket in the bot's private directory is
+// accepted; anything else is a start failure naming it.
+func TestHandshakeAddressRefused(t *testing.T) {
+	h := startHost(t)
+	h.ok("rules tictactoe")
+	h.fail("kinrow-load o badaddr", `tcp address "127.0.0.1:45678": only a unix socket in its private directory is accepted`)
+}

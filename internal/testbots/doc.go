@@ -35,6 +35,9 @@
 //     (mb_per_step MiB at a time) until it is killed.
 //   - flood: writes mb MiB (default 11) of lines to stderr at every
 //     GenMove, then plays.
+//   - badaddr: answers the plugin handshake with a TCP address
+//     (127.0.0.1:45678), or with KINROW_BADADDR=unix a socket outside its
+//     private directory.
 //
 // Two are engines, not plugins, run through engine manifests (host/manifest)
 // and built under their own names: gomocupbrain speaks the Gomocup brain
