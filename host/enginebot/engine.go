@@ -228,6 +228,7 @@ func (e *Engine) Undo(ctx context.Context) error { return e.wrap(e.drv.undo(ctx)
 
 // GenMove asks the engine for a move.
 func (e *Engine) GenMove(ctx context.Context, req referee.MoveRequest) (string, error) {
+	e.proc.stderr.Reset() // each move may log procrun.StderrCap of stderr
 	mv, err := e.drv.genMove(ctx, req)
 	return mv, e.wrap(err)
 }

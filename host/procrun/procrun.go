@@ -58,6 +58,7 @@ type Process struct {
 	waitErr   error
 	suspended bool
 	killed    bool
+	killMu    sync.Mutex // one Kill at a time (go-plugin and the host may both call it)
 }
 
 // container is one platform's way of holding a bot.
@@ -202,8 +203,9 @@ func (p *Process) CPU() (time.Duration, bool) { return p.c.cpu() }
 // for them at most KillTimeout, and frees the container. It reports
 // whether everything is gone. Calling it again only waits again.
 func (p *Process) Kill() bool {
+	p.killMu.Lock()
+	defer p.killMu.Unlock()
 	p.mu.Lock()
-	first := !p.killed
 	p.killed = true
 	p.mu.Unlock()
 	_ = p.c.kill()
@@ -214,10 +216,8 @@ func (p *Process) Kill() bool {
 		_ = p.c.kill()
 	}
 	empty := p.c.empty()
-	if first || empty {
-		if empty {
-			p.c.release()
-		}
+	if empty {
+		p.c.release()
 	}
 	return gone && empty
 }
@@ -225,7 +225,9 @@ func (p *Process) Kill() bool {
 // Ending reports how the bot ended; Exited is false while the leader runs.
 func (p *Process) Ending() Ending {
 	e := Ending{Limit: p.cfg.Memory}
+	p.killMu.Lock()
 	e.OverMemory, e.Peak = p.c.memory()
+	p.killMu.Unlock()
 	if !p.WaitExit(0) {
 		return e
 	}
