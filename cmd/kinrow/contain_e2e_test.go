@@ -220,3 +220,49 @@ func TestHandshakeAddressRefused(t *testing.T) {
 	h.ok("rules tictactoe")
 	h.fail("kinrow-load o badaddr", `tcp address "127.0.0.1:45678": only a unix socket in its private directory is accepted`)
 }
+
+// kinrow bots lock writes the bots' SHA-256 beside them; a bot changed
+// since is refused before it runs, and --verify-bots refuses bots without
+// a lock file.
+func TestBotsLock(t *testing.T) {
+	dir := t.TempDir()
+	bot := filepath.Join(dir, "kinrow-bot-random")
+	b, err := os.ReadFile(filepath.Join(binDir, "kinrow-bot-random"))
+	if err != nil {
+		t.Skipf("no random bot built: %v", err)
+	}
+	if err := os.WriteFile(bot, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := func(stdin string, args ...string) (string, string, error) {
+		cmd := kinrowCmd(t, args...)
+		cmd.Env = append(cmd.Env, "KINROW_BOT_PATH="+dir)
+		cmd.Stdin = strings.NewReader(stdin)
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		return out.String(), errb.String(), err
+	}
+	load := "rules tictactoe\nkinrow-load o random\n"
+	if out, _, _ := run(load, "--verify-bots"); !strings.Contains(out, "--verify-bots needs") {
+		t.Errorf("--verify-bots without a lock file: %q", out)
+	}
+	if out, errs, err := run("", "bots", "lock"); err != nil || !strings.Contains(out, "kinrow-bots.lock") {
+		t.Fatalf("kinrow bots lock: %v %q %q", err, out, errs)
+	}
+	if out, _, _ := run(load, "--verify-bots"); strings.Contains(out, "?") {
+		t.Errorf("locked and unchanged: %q", out)
+	}
+	if err := os.WriteFile(bot, append(b, 0), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, _ := run(load); !strings.Contains(out, "refused") || !strings.Contains(out, "SHA-256") {
+		t.Errorf("a changed bot with a lock file beside it: %q", out)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "kinrow-bots.lock"), []byte("not a lock line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, _ := run(load); !strings.Contains(out, "line 1") {
+		t.Errorf("a malformed lock file: %q", out)
+	}
+}
