@@ -234,8 +234,18 @@ func TestBotsLock(t *testing.T) {
 	if err := os.WriteFile(bot, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// A kinrow of its own in dir: bots lock writes beside the bots of the
+	// bot path and beside kinrow, which must not be the shared binDir.
+	kb, err := os.ReadFile(filepath.Join(binDir, "kinrow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "kinrow"), kb, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	run := func(stdin string, args ...string) (string, string, error) {
 		cmd := kinrowCmd(t, args...)
+		cmd.Path, cmd.Args[0] = filepath.Join(dir, "kinrow"), filepath.Join(dir, "kinrow")
 		cmd.Env = append(cmd.Env, "KINROW_BOT_PATH="+dir)
 		cmd.Stdin = strings.NewReader(stdin)
 		var out, errb strings.Builder
@@ -264,5 +274,29 @@ func TestBotsLock(t *testing.T) {
 	}
 	if out, _, _ := run(load); !strings.Contains(out, "line 1") {
 		t.Errorf("a malformed lock file: %q", out)
+	}
+}
+
+// Issue 14: a bot writing 11 MB to stderr a move had all of it copied into
+// the host's stderr. Now at most 64 KiB a move reaches the log, and the
+// rest is counted.
+func TestStderrFloodCapped(t *testing.T) {
+	h := startHost(t)
+	h.ok("rules tictactoe")
+	h.ok("kinrow-movetime 5000")
+	h.ok("kinrow-load o flood")
+	h.ok("play x b2")
+	h.ok("genmove o")
+	h.ok("kinrow-load o random") // the flood's stderr is read to its end
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) && !strings.Contains(h.logText(), "stderr over its cap") {
+		time.Sleep(20 * time.Millisecond)
+	}
+	log := h.logText()
+	if !strings.Contains(log, "stderr over its cap") {
+		t.Errorf("no word of the dropped stderr in the log")
+	}
+	if len(log) > 1<<20 {
+		t.Errorf("the host's log is %d bytes for one move of an 11 MiB stderr flood", len(log))
 	}
 }

@@ -11,3 +11,11 @@ import (
 func syscallKill(pid int) error { return syscall.Kill(pid, syscall.SIGKILL) }
 
 func procrunDetect() string { return procrun.Detect().String() }
+
+// logText is what the host has written on its stderr so far.
+func (h *host) logText() string {
+	w := h.cmd.Stderr.(*syncWriter)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.w.String()
+}

@@ -214,7 +214,14 @@ func threadsIdle(pid int) bool {
 }
 
 // waitExit waits up to d for the process to exit; reports whether it did.
-func (p *process) waitExit(d time.Duration) bool { return p.run.WaitExit(d) }
+// An engine the kernel killed over its memory cap may take a while to be
+// reaped on a loaded machine: it is known to be dying, so it is waited for.
+func (p *process) waitExit(d time.Duration) bool {
+	if p.run.WaitExit(d) {
+		return true
+	}
+	return d > 0 && p.run.Ending().OverMemory && p.run.WaitExit(procrun.KillTimeout)
+}
 
 // status says how the process exited: "exit status 3", "signal: killed",
 // "exited normally"; "" while it runs. Over its memory cap, it says so

@@ -83,21 +83,27 @@ func newGroupRunner(logger hclog.Logger, cmd *exec.Cmd, c Containment) (*groupRu
 		}
 	}
 	cmd.Env = procrun.MinimalEnv(os.Environ(), c.Env, pluginVars)
-	stdout, err := cmd.StdoutPipe()
+	// Plain pipes, not exec's: exec.Cmd.Wait closes its own pipes' read
+	// ends as soon as the process exits, before go-plugin has read all.
+	stdout, outW, err := os.Pipe()
 	if err != nil {
 		devnull.Close()
 		return nil, fmt.Errorf("bot stdout pipe: %w", err)
 	}
-	stderr, err := cmd.StderrPipe()
+	stderr, errW, err := os.Pipe()
 	if err != nil {
 		devnull.Close()
+		stdout.Close()
+		outW.Close()
 		return nil, fmt.Errorf("bot stderr pipe: %w", err)
 	}
+	cmd.Stdout, cmd.Stderr = outW, errW
 	pr, pw := io.Pipe()
-	r := &groupRunner{logger: logger, cmd: cmd, stdout: stdout, stderr: pr, realErr: stderr, path: cmd.Path,
+	r := &groupRunner{logger: logger, cmd: cmd, stdout: closeAtEOF{stdout}, stderr: pr, realErr: stderr, path: cmd.Path,
 		socketDir: socketDir, limits: procrun.Config{Name: "bot " + filepath.Base(cmd.Path), Memory: c.Memory}}
 	go func() {
 		defer pw.Close()
+		defer stderr.Close()
 		<-r.started()
 		log := procrun.NewStderrLog(
 			// go-plugin reads what is kept and logs it (a bot's hclog
@@ -111,6 +117,20 @@ func newGroupRunner(logger hclog.Logger, cmd *exec.Cmd, c Containment) (*groupRu
 	}()
 	return r, nil
 }
+
+// closeAtEOF closes the host's end of the bot's stdout once go-plugin has
+// read it to its end (every writer, the bot and what it started, gone).
+type closeAtEOF struct{ f *os.File }
+
+func (c closeAtEOF) Read(p []byte) (int, error) {
+	n, err := c.f.Read(p)
+	if err == io.EOF {
+		c.f.Close()
+	}
+	return n, err
+}
+
+func (c closeAtEOF) Close() error { return c.f.Close() }
 
 // started is closed once Start has run (whether it succeeded or not).
 func (r *groupRunner) started() chan struct{} {
@@ -134,11 +154,15 @@ func (r *groupRunner) Start(ctx context.Context) error {
 		r.mu.Unlock()
 	}()
 	run, err := procrun.Start(ctx, r.cmd, r.limits)
-	if f, ok := r.cmd.Stdin.(*os.File); ok {
-		f.Close() // the child holds its own copy
+	// The child holds its own copies of its ends.
+	for _, f := range []any{r.cmd.Stdin, r.cmd.Stdout, r.cmd.Stderr} {
+		if f, ok := f.(*os.File); ok {
+			f.Close()
+		}
 	}
 	if err != nil {
 		r.realErr.Close()
+		r.stdout.Close()
 		return err
 	}
 	r.mu.Lock()
@@ -169,7 +193,12 @@ func (r *groupRunner) Wait(ctx context.Context) error {
 // "over its memory cap of 64 MiB (peak 64 MiB)"; "" if it still runs.
 func (r *groupRunner) exitStatus(d time.Duration) string {
 	run := r.proc()
-	if run == nil || !run.WaitExit(d) {
+	if run == nil {
+		return ""
+	}
+	// A bot the kernel killed over its memory cap may take a while to be
+	// reaped on a loaded machine: it is known to be dying, so wait for it.
+	if !run.WaitExit(d) && (d <= 0 || !run.Ending().OverMemory || !run.WaitExit(procrun.KillTimeout)) {
 		return ""
 	}
 	e := run.Ending()

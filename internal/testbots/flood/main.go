@@ -1,5 +1,7 @@
-// Command flood writes mb MiB (default 11) of lines to stderr at every
-// GenMove, then plays the first legal move.
+// Command flood writes mb MiB (default 11) of lines to its stderr, file
+// descriptor 2 (go-plugin's Serve points os.Stderr at its own gRPC stdio
+// stream, which the host discards), at every GenMove, then plays the first
+// legal move.
 package main
 
 import (
@@ -29,7 +31,7 @@ type player struct{ mb int64 }
 var line = strings.Repeat("flood ", 17) + "\n" // 103 bytes
 
 func (p player) GenMove(_ context.Context, pos *engine.Position, _ func(botapi.Progress)) (engine.Move, error) {
-	w := bufio.NewWriterSize(os.Stderr, 1<<16)
+	w := bufio.NewWriterSize(os.NewFile(2, "stderr"), 1<<16)
 	for n := int64(0); n < p.mb<<20; n += int64(len(line)) {
 		w.WriteString(line)
 	}
