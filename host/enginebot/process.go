@@ -220,7 +220,7 @@ func (p *process) waitExit(d time.Duration) bool {
 	if p.run.WaitExit(d) {
 		return true
 	}
-	return d > 0 && p.run.Ending().OverMemory && p.run.WaitExit(procrun.KillTimeout)
+	return d > 0 && p.run.Ending().HitMemory && p.run.WaitExit(procrun.KillTimeout)
 }
 
 // status says how the process exited: "exit status 3", "signal: killed",

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/referee"
@@ -153,4 +154,20 @@ func (b *Brain) load(ctx context.Context, name string, opts map[string]string) (
 		return cl.LoadCapped(ctx, name, name, given, memory)
 	}
 	return b.cfg.Loader.Load(ctx, name, name, given)
+}
+
+// CPUTime passes on the bot's CPU time (referee.Contained), 0 and false
+// for a bot the host does not account.
+func (p *player) CPUTime() (time.Duration, bool) {
+	if c, ok := p.Player.(referee.Contained); ok {
+		return c.CPUTime()
+	}
+	return 0, false
+}
+
+// OverMemory passes on whether the bot was killed over its memory cap
+// (referee.Contained), so its forfeit says memory.
+func (p *player) OverMemory() bool {
+	c, ok := p.Player.(referee.Contained)
+	return ok && c.OverMemory()
 }

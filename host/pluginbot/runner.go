@@ -198,7 +198,7 @@ func (r *groupRunner) exitStatus(d time.Duration) string {
 	}
 	// A bot the kernel killed over its memory cap may take a while to be
 	// reaped on a loaded machine: it is known to be dying, so wait for it.
-	if !run.WaitExit(d) && (d <= 0 || !run.Ending().OverMemory || !run.WaitExit(procrun.KillTimeout)) {
+	if !run.WaitExit(d) && !(dyingOverMemory(run.Ending(), d) && run.WaitExit(procrun.KillTimeout)) {
 		return ""
 	}
 	e := run.Ending()
@@ -206,6 +206,13 @@ func (r *groupRunner) exitStatus(d time.Duration) string {
 		return procrun.MemoryDetail(e)
 	}
 	return e.How
+}
+
+// dyingOverMemory reports whether a bot not yet reaped is known to be
+// dying over its memory cap: the kernel's OOM killer took it, or (when the
+// caller has a reason to wait, d > 0) it reached its cap.
+func dyingOverMemory(e procrun.Ending, d time.Duration) bool {
+	return e.OverMemory || (d > 0 && e.HitMemory)
 }
 
 // Kill ends the bot and everything it started, whatever its state, bounded

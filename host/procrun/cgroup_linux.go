@@ -150,6 +150,7 @@ type cgroup struct {
 	// last word on memory.
 	gone bool
 	over bool
+	hit  bool
 	peak int64
 }
 
@@ -266,21 +267,23 @@ func (c *cgroup) cpu() (time.Duration, bool) {
 	return time.Duration(v) * time.Microsecond, ok
 }
 
-func (c *cgroup) memory() (bool, int64) {
+func (c *cgroup) memory() (over, hit bool, peak int64) {
 	if c.gone {
-		return c.over, c.peak
+		return c.over, c.hit, c.peak
 	}
 	if c.memDir != "" {
-		peak, _ := readInt(filepath.Join(c.memDir, "memory.max_usage_in_bytes"))
+		peak, _ = readInt(filepath.Join(c.memDir, "memory.max_usage_in_bytes"))
 		oom, _ := keyedValue(filepath.Join(c.memDir, "memory.oom_control"), "oom_kill")
-		return oom > 0, peak
+		fail, _ := readInt(filepath.Join(c.memDir, "memory.failcnt"))
+		return oom > 0, oom > 0 || fail > 0, peak
 	}
 	if c.limit <= 0 {
-		return false, 0
+		return false, false, 0
 	}
-	peak, _ := readInt(filepath.Join(c.dir, "memory.peak"))
+	peak, _ = readInt(filepath.Join(c.dir, "memory.peak"))
 	oom, _ := keyedValue(filepath.Join(c.dir, "memory.events"), "oom_kill")
-	return oom > 0, peak
+	max, _ := keyedValue(filepath.Join(c.dir, "memory.events"), "max")
+	return oom > 0, oom > 0 || max > 0, peak
 }
 
 func (c *cgroup) empty() bool {
@@ -294,7 +297,7 @@ func (c *cgroup) release() {
 		c.fd = nil
 	}
 	if !c.gone {
-		c.over, c.peak = c.memory()
+		c.over, c.hit, c.peak = c.memory()
 		c.gone = true
 	}
 	if c.memDir != "" {

@@ -39,6 +39,9 @@ type Ending struct {
 	// OverMemory is set when the bot was killed for going over its memory
 	// cap (the kernel's OOM killer in its cgroup).
 	OverMemory bool
+	// HitMemory is set once the bot has reached its cap at all (the kernel
+	// refused it memory, or killed it).
+	HitMemory bool
 	// Peak is the most memory the bot used, in bytes, where known (0
 	// otherwise).
 	Peak int64
@@ -73,8 +76,9 @@ type container interface {
 	kill() error
 	// cpu is the CPU time of the bot and its descendants, false if unknown.
 	cpu() (time.Duration, bool)
-	// memory says whether the bot went over its cap, and its peak.
-	memory() (over bool, peak int64)
+	// memory says whether the bot was killed over its cap, whether it hit
+	// its cap at all, and its peak.
+	memory() (over, hit bool, peak int64)
 	// empty reports whether no process of the bot is left.
 	empty() bool
 	// release frees the container once empty.
@@ -226,7 +230,7 @@ func (p *Process) Kill() bool {
 func (p *Process) Ending() Ending {
 	e := Ending{Limit: p.cfg.Memory}
 	p.killMu.Lock()
-	e.OverMemory, e.Peak = p.c.memory()
+	e.OverMemory, e.HitMemory, e.Peak = p.c.memory()
 	p.killMu.Unlock()
 	if !p.WaitExit(0) {
 		return e
@@ -238,6 +242,11 @@ func (p *Process) Ending() Ending {
 		e.How = p.waitErr.Error()
 	} else {
 		e.How = "exited normally"
+	}
+	// Killed by a signal the host did not send, at its cap: the kernel's
+	// OOM killer, even where its counter has not caught up.
+	if !e.OverMemory && e.HitMemory && !p.killed && strings.Contains(e.How, "signal: killed") {
+		e.OverMemory = true
 	}
 	return e
 }

@@ -223,7 +223,7 @@ func (g *group) cpu() (time.Duration, bool) {
 	return time.Duration(ticks) * (time.Second / 100), true
 }
 
-func (g *group) memory() (bool, int64) { return false, 0 }
+func (g *group) memory() (bool, bool, int64) { return false, false, 0 }
 
 func (g *group) empty() bool {
 	g.reap()

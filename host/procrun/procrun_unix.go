@@ -45,13 +45,13 @@ func (g *pgroup) signal(sig syscall.Signal) error {
 	return nil
 }
 
-func (g *pgroup) suspend() error             { return g.signal(syscall.SIGSTOP) }
-func (g *pgroup) resume() error              { return g.signal(syscall.SIGCONT) }
-func (g *pgroup) kill() error                { return g.signal(syscall.SIGKILL) }
-func (g *pgroup) cpu() (time.Duration, bool) { return 0, false }
-func (g *pgroup) memory() (bool, int64)      { return false, 0 }
-func (g *pgroup) empty() bool                { return syscall.Kill(-g.pid, 0) != nil }
-func (g *pgroup) release()                   {}
+func (g *pgroup) suspend() error              { return g.signal(syscall.SIGSTOP) }
+func (g *pgroup) resume() error               { return g.signal(syscall.SIGCONT) }
+func (g *pgroup) kill() error                 { return g.signal(syscall.SIGKILL) }
+func (g *pgroup) cpu() (time.Duration, bool)  { return 0, false }
+func (g *pgroup) memory() (bool, bool, int64) { return false, false, 0 }
+func (g *pgroup) empty() bool                 { return syscall.Kill(-g.pid, 0) != nil }
+func (g *pgroup) release()                    {}
 
 // Frozen is false where there are no cgroups.
 func Frozen(int) bool { return false }

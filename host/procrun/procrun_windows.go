@@ -126,17 +126,17 @@ func (j *job) cpu() (time.Duration, bool) {
 	return time.Duration(a.TotalUserTime+a.TotalKernelTime) * 100, ok
 }
 
-func (j *job) memory() (bool, int64) {
+func (j *job) memory() (bool, bool, int64) {
 	if j.limit <= 0 {
-		return false, 0
+		return false, false, 0
 	}
 	var info windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION
 	if err := windows.QueryInformationJobObject(j.h, windows.JobObjectExtendedLimitInformation,
 		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info)), nil); err != nil {
-		return false, 0
+		return false, false, 0
 	}
 	peak := int64(info.PeakJobMemoryUsed)
-	return peak >= j.limit, peak
+	return peak >= j.limit, peak >= j.limit, peak
 }
 
 func (j *job) empty() bool {
