@@ -19,3 +19,7 @@ func (h *host) logText() string {
 	defer w.mu.Unlock()
 	return w.w.String()
 }
+
+// procrunFrozen reports whether process pid is in a frozen cgroup (how
+// the host suspends a bot where cgroups serve).
+func procrunFrozen(pid int) bool { return procrun.Frozen(pid) }
