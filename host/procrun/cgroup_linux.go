@@ -340,9 +340,8 @@ func readInt(path string) (int64, bool) {
 	return n, err == nil
 }
 
-// RemoveStale kills and removes the cgroups left by hosts that are gone
-// (a host killed by SIGKILL cannot remove its own); it returns those
-// removed.
+// RemoveStale removes the empty cgroups left by hosts that are gone (a
+// host killed by SIGKILL cannot remove its own); it returns those removed.
 func RemoveStale() []string {
 	h := sharedHierarchy()
 	var removed []string
@@ -364,12 +363,14 @@ func RemoveStale() []string {
 			if err != nil || pid <= 0 || pidAlive(pid) {
 				continue
 			}
+			// Only an empty one: its bots died with their host (Pdeathsig);
+			// one still populated may be another host's, in another PID
+			// namespace sharing this hierarchy, and is left alone.
 			dir := filepath.Join(parent, e.Name())
-			_ = writeFile(filepath.Join(dir, "cgroup.kill"), "1")
-			for i := 0; i < 100 && os.Remove(dir) != nil; i++ {
-				time.Sleep(10 * time.Millisecond)
+			if v, ok := keyedValue(filepath.Join(dir, "cgroup.events"), "populated"); ok && v != 0 {
+				continue
 			}
-			if !exists(dir) {
+			if os.Remove(dir) == nil {
 				removed = append(removed, dir)
 			}
 		}

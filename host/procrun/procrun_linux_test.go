@@ -251,3 +251,41 @@ func TestDetect(t *testing.T) {
 		t.Errorf("Detect = %+v", c)
 	}
 }
+
+// RemoveStale removes an empty cgroup of a host that is gone, and leaves
+// a populated one (possibly another PID namespace's host) alone.
+func TestRemoveStale(t *testing.T) {
+	h := sharedHierarchy()
+	if h.v2 == "" {
+		t.Skipf("no cgroup: %s", h.reason)
+	}
+	const deadPid = 999999999 // above any pid_max
+	empty := filepath.Join(h.v2, fmt.Sprintf("%s%d-%s", cgroupPrefix, deadPid, newID()))
+	busy := filepath.Join(h.v2, fmt.Sprintf("%s%d-%s", cgroupPrefix, deadPid, newID()))
+	for _, d := range []string{empty, busy} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		for i := 0; i < 100 && os.Remove(busy) != nil; i++ {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	if err := writeFile(filepath.Join(busy, "cgroup.procs"), strconv.Itoa(cmd.Process.Pid)); err != nil {
+		t.Fatal(err)
+	}
+	removed := RemoveStale()
+	if exists(empty) || !strings.Contains(strings.Join(removed, " "), empty) {
+		t.Errorf("the empty stale cgroup was not removed (removed %v)", removed)
+	}
+	if !exists(busy) || !alive(cmd.Process.Pid) {
+		t.Error("a populated cgroup (or its process) was touched")
+	}
+}
