@@ -8,7 +8,7 @@ BOT_BINS := $(addprefix $(BIN)/kinrow-bot-,$(BOTS))
 PBRAIN_BINS := $(BIN)/pbrain-kinrow $(addprefix $(BIN)/pbrain-kinrow-,$(BOTS))
 TEST_TIMEOUT ?= 15m
 
-.PHONY: all build run test test-long test-slurm test-browser screenshots chromium bench fuzz generate vet clean $(BIN)/kinrow $(BOT_BINS) $(BIN)/pbrain-kinrow java java-skip java-course
+.PHONY: all build run test test-long test-slurm test-browser screenshots chromium bench fuzz generate vet clean $(BIN)/kinrow $(BOT_BINS) $(BIN)/pbrain-kinrow java java-skip java-course cross soak test-wine
 
 # The Java bridge (docs/BOTS.md, "Course players in Java"): built when javac
 # is installed (JDK 17 or later; .ci/run installs Debian's
@@ -110,6 +110,39 @@ test-slurm: build
 # Benchmarks behind docs/PERFORMANCE.md.
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./... | tee bench.txt
+
+# kinrow and every bot for the other platforms, into bin/cross/GOOS-GOARCH/
+# (pbrain-kinrow[-NAME] copies beside them, .exe on Windows): Gomocup's
+# managers run pbrain-*.exe files. CI runs it; the build cache keeps it fast.
+CROSS ?= windows/amd64 darwin/arm64 linux/arm64
+cross:
+	@set -e; for t in $(CROSS); do \
+	  os=$${t%/*}; arch=$${t#*/}; dir=$(BIN)/cross/$$os-$$arch; ext=; \
+	  [ $$os = windows ] && ext=.exe; mkdir -p $$dir; \
+	  echo "cross: $$os/$$arch → $$dir"; \
+	  GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build -o $$dir/kinrow$$ext ./cmd/kinrow; \
+	  cp -f $$dir/kinrow$$ext $$dir/pbrain-kinrow$$ext; \
+	  for b in $(BOTS); do \
+	    GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build -o $$dir/kinrow-bot-$$b$$ext ./bots/$$b; \
+	    cp -f $$dir/kinrow$$ext $$dir/pbrain-kinrow-$$b$$ext; \
+	  done; \
+	  GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build ./...; \
+	done
+
+# The reliability soak (docs/RELIABILITY.md): SOAK_GAMES games at 50 ms a
+# move, concurrency 2, every misbehaving test bot in a gauntlet against
+# random, with the host's fds, threads, RSS, goroutines, processes and socket
+# directories before and after. Not part of make test.
+SOAK_GAMES ?= 10000
+soak: build
+	KINROW_SOAK=$(SOAK_GAMES) $(GO) test -timeout 0 -count=1 -run '^TestSoak$$' -v ./cmd/kinrow/
+
+# Opt-in: Debian's wine64 runs the Windows pbrain-kinrow.exe through a
+# Gomocup session of one game, with the Windows bots beside it.
+test-wine: cross
+	@command -v wine64 >/dev/null 2>&1 || test -x /usr/lib/wine/wine64 || command -v wine >/dev/null 2>&1 || \
+	  { echo "installing Debian's wine64"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wine64 >/dev/null; }
+	KINROW_WINE=$(CURDIR)/$(BIN)/cross/windows-amd64 $(GO) test -count=1 -run '^TestWine' -v ./cmd/kinrow/
 
 # A short run of every fuzz target.
 fuzz:

@@ -64,6 +64,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return ratingsCmd(ctx, args[1:], stdin, stdout, stderr)
 		case "java-manifest":
 			return javaManifestCmd(ctx, args[1:], stdout, stderr)
+		case "doctor":
+			return doctorCmd(args[1:], stdout, stderr)
+		case "bots":
+			return botsCmd(args[1:], stdout, stderr)
 		case "help", "-h", "--help", "-help":
 			usage(stdout)
 			return 0
@@ -89,6 +93,8 @@ Usage:
   kinrow view [flags]      replay records in a local web page (docs/VIEWER.md)
   kinrow ratings FILE...   rate every bot of match records (kinrow ratings -h)
   kinrow java-manifest     an engine manifest for a course Java player (kinrow java-manifest -h)
+  kinrow doctor            say how bots are contained on this machine (docs/RELIABILITY.md)
+  kinrow bots lock         write the bots' SHA-256 lock file (docs/RELIABILITY.md)
   kinrow help              this text
   kinrow version           the version
 
@@ -104,6 +110,9 @@ type hostFlags struct {
 	// gomocupTolerance, when set, overrides every manifest's tolerance
 	// (kinrow match --gomocup-tolerance, given explicitly).
 	gomocupTolerance *time.Duration
+	// contain holds the bots' memory cap, environment and lock check
+	// (--bot-memory, --bot-env, --verify-bots: bots.go).
+	contain containFlags
 }
 
 func (h *hostFlags) register(fs *flag.FlagSet) {
@@ -114,6 +123,7 @@ func (h *hostFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&h.logLevel, "log-level", def, "log level on stderr: trace, debug, info, warn, error, off (env KINROW_LOG)")
 	fs.DurationVar(&h.startTimeout, "bot-start-timeout", pluginbot.DefaultStartTimeout, "how long a bot may take to start (plugin handshake)")
 	fs.DurationVar(&h.grace, "grace", referee.DefaultGrace, "time after a move's deadline before the bot forfeits")
+	h.contain.register(fs)
 }
 
 func (h *hostFlags) logger(stderr io.Writer) (hclog.Logger, error) {
@@ -125,12 +135,15 @@ func (h *hostFlags) logger(stderr io.Writer) (hclog.Logger, error) {
 }
 
 func (h *hostFlags) loader(log hclog.Logger) (*pluginbot.Loader, error) {
+	logContainment(log)
 	exe, _ := os.Executable()
 	return pluginbot.NewLoader(pluginbot.LoaderConfig{
 		Finder:           botpath.Default(os.Getenv(botpath.EnvVar), exe),
 		StartTimeout:     h.startTimeout,
 		GomocupTolerance: h.gomocupTolerance,
 		Logger:           log,
+		Containment:      h.contain.containment(),
+		Verify:           h.contain.verify,
 	})
 }
 

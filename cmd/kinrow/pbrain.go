@@ -96,6 +96,7 @@ func pbrainFlags(fs *flag.FlagSet, args []string, bot string) (*pbrain.Config, h
 	var opts listFlag
 	fs.StringVar(&hf.logLevel, "log-level", def, "log level on stderr: trace, debug, info, warn, error, off (env KINROW_LOG)")
 	fs.DurationVar(&hf.startTimeout, "bot-start-timeout", pluginbot.DefaultStartTimeout, "how long a bot may take to start (plugin handshake)")
+	hf.contain.register(fs)
 	name := fs.String("bot", bot, "the bot that plays (default: the strongest installed that plays the board)")
 	fs.Var(&opts, "bot-opt", "an option for the bot, KEY=VALUE (repeatable)")
 	margin := fs.Duration("margin", pbrain.DefaultMargin, "safety margin: the bot's deadline is the move's limit minus this, and the brain answers by the limit minus half of it")

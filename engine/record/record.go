@@ -32,6 +32,7 @@ const (
 	ForfeitProtocolError Forfeit = "protocol error" // the bot answered something else than a move
 	ForfeitStartFailure  Forfeit = "start failure"  // the bot did not start or refused the game
 	ForfeitForbidden     Forfeit = "forbidden"      // a move the line rule forbids (renju: black's double three, double four, overline)
+	ForfeitMemory        Forfeit = "memory"         // the bot went over its memory cap and was killed
 )
 
 // Players names the two sides by the names of the bots (or "human").
@@ -46,6 +47,11 @@ type Move struct {
 	Move  string `json:"move"`
 	Color string `json:"color"`
 	MS    int64  `json:"ms"`
+	// CPUMS is the CPU time the player's processes used since its previous
+	// move, where the host can account it (a cgroup's cpu.stat): more
+	// than MS shows threads, and any at all while it should be suspended
+	// shows up here. Omitted when unknown.
+	CPUMS int64 `json:"cpu_ms,omitempty"`
 	// Search is the bot's last search report before it answered the move
 	// (as fastchess's extended PGN keeps), absent when it reported none.
 	Search *Search `json:"search,omitempty"`

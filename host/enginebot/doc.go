@@ -2,8 +2,11 @@
 // manifest (host/manifest) as a referee.Player, under the same rules as a
 // plugin bot.
 //
-// The engine is a subprocess run in the manifest's directory: it leads a
-// process group of its own and gets SIGKILL if the host dies (Pdeathsig);
+// The engine is a subprocess run in the manifest's directory, held by the
+// host's process runner (host/procrun: a cgroup of its own where one can be
+// made, else a process group; SIGKILL if the host dies), with a minimal
+// environment and an optional memory cap (Config.Memory, manifest
+// max_memory; over it the engine forfeits for memory);
 // the host talks to it over pipes on its stdin and stdout, and logs its
 // stderr line by line (hclog, debug level), never mixing it with stdout.
 // Kill sends SIGKILL to the whole group, so children the engine forked die
@@ -18,7 +21,8 @@
 //     (protocol/gomocup), as Gomocup's managers speak it. At each new game,
 //     within the start timeout: START or RECTSTART (RESTART for the next
 //     game on the same board), INFO timeout_turn, timeout_match, rule 0,
-//     max_memory 0 (unless an option sets it) and the manifest's options,
+//     max_memory (the engine's memory cap, 0 without one, unless an option
+//     sets it) and the manifest's options,
 //     then ABOUT, whose answer shows all that is done. Each move: INFO
 //     timeout_turn when it changed, INFO time_left, then BEGIN, TURN X,Y,
 //     or BOARD … DONE when the engine's view of the game is not one move
@@ -30,7 +34,9 @@
 //     tolerance (Engine.Tolerance, referee.Tolerant). Unless the manifest
 //     says suspend = false, the engine's process group is stopped (SIGSTOP)
 //     whenever it is not its move, once its threads sleep, as Gomocup's
-//     judge does, and continued (SIGCONT) before anything is sent to it.
+//     judge does, and continued (SIGCONT) before anything is sent to it
+//     (where cgroups serve, its cgroup is frozen and thawed instead, so
+//     what it forked is stopped too).
 //   - kinrow, the host's own text protocol (GTP v2 framing, protocol/gtp's
 //     Client): protocol_version at start, then rules, kinrow-option KEY
 //     VALUE per option, kinrow-movetime MS under a per-move limit,

@@ -18,6 +18,7 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/manifest"
+	"github.com/kinrow/kinrow/host/procrun"
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
@@ -65,6 +66,12 @@ type Config struct {
 	Tolerance *time.Duration
 	// OnClose is called once when the engine is killed or closed.
 	OnClose func()
+	// Memory caps the engine's memory with its descendants', in bytes (0:
+	// none): over it, the engine is killed and its forfeit says so.
+	Memory int64
+	// Env names host environment variables passed through to the engine
+	// beyond the minimal environment (procrun.MinimalEnv).
+	Env []string
 }
 
 // driver speaks one protocol to the engine.
@@ -89,6 +96,7 @@ type Engine struct {
 	// move's time (Gomocup engines; 0 for kinrow engines).
 	startTimeout time.Duration
 	tolerance    time.Duration
+	memory       int64 // the memory cap in bytes, 0: none (Gomocup: INFO max_memory)
 	close        sync.Once
 	done         chan struct{} // closed when the engine is killed or closed
 
@@ -148,13 +156,14 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	argv := append([]string{exe}, m.Command[1:]...)
 	log := cfg.Logger.Named(cfg.Display)
-	proc, err := startProcess(argv, m.Dir, log)
+	env := procrun.MinimalEnv(os.Environ(), cfg.Env, nil)
+	proc, err := startProcess(ctx, argv, m.Dir, env, procrun.Config{Name: "engine " + m.Name, Memory: cfg.Memory}, log)
 	if err != nil {
 		return nil, fmt.Errorf("engine %s: %w", m.Name, err)
 	}
 	log.Debug("engine process started", "command", strings.Join(argv, " "), "dir", m.Dir, "pid", proc.pid, "protocol", string(m.Protocol))
 	e := &Engine{m: m, name: cfg.Display, opts: opts, log: log, proc: proc, onClose: cfg.OnClose, done: make(chan struct{}),
-		startTimeout: cfg.StartTimeout}
+		startTimeout: cfg.StartTimeout, memory: cfg.Memory}
 	if m.Protocol == manifest.Gomocup {
 		e.tolerance = DefaultTolerance
 		if m.HasTolerance {
@@ -219,6 +228,7 @@ func (e *Engine) Undo(ctx context.Context) error { return e.wrap(e.drv.undo(ctx)
 
 // GenMove asks the engine for a move.
 func (e *Engine) GenMove(ctx context.Context, req referee.MoveRequest) (string, error) {
+	e.proc.stderr.Reset() // each move may log procrun.StderrCap of stderr
 	mv, err := e.drv.genMove(ctx, req)
 	return mv, e.wrap(err)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
 	"github.com/kinrow/kinrow/host/manifest"
+	"github.com/kinrow/kinrow/host/procrun"
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/internal/testbuild"
 )
@@ -97,7 +98,9 @@ func start(t *testing.T, m *manifest.Manifest, display string, log hclog.Logger)
 	return e
 }
 
-// state is the process state letter from /proc (R, S, T…), "" if gone.
+// state is the process state letter from /proc (R, S, T…), "" if gone; T
+// too for a process in a frozen cgroup (how the host suspends where
+// cgroups serve).
 func state(pid int) string {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
@@ -106,6 +109,9 @@ func state(pid int) string {
 	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
 	if len(f) == 0 {
 		return ""
+	}
+	if f[0] != "Z" && procrun.Frozen(pid) {
+		return "T"
 	}
 	return f[0]
 }
@@ -570,7 +576,7 @@ rules = ["gomoku"]`), "forker", t.TempDir())
 // A process that never reads its input cannot block the host: writes stop
 // at their deadline once the pipe is full.
 func TestWriteDeadline(t *testing.T) {
-	p, err := startProcess([]string{"sleep", "30"}, t.TempDir(), hclog.NewNullLogger())
+	p, err := startProcess(context.Background(), []string{"sleep", "30"}, t.TempDir(), nil, procrun.Config{}, hclog.NewNullLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -621,5 +627,32 @@ func TestGomocupRules(t *testing.T) {
 				t.Errorf("standard gomoku: outcome %+v; want a move (no move is forbidden)", out)
 			}
 		})
+	}
+}
+
+// An engine under a memory cap is told it with INFO max_memory, as
+// Gomocup's managers tell a brain theirs; the cap holds it (its cgroup
+// where one can be made).
+func TestGomocupToldItsMemoryCap(t *testing.T) {
+	m := setup(t, "capped", "gomocup", `"mnk:9x9x5"`)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	e, err := Start(ctx, Config{Manifest: m, Display: "capped", Memory: 256 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Kill()
+	g := referee.New(rules(t, "mnk:9x9x5"), referee.Config{Clock: referee.Clock{MoveTime: 500 * time.Millisecond}})
+	if err := g.Attach(ctx, engine.X, e); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := g.GenMove(ctx, engine.X); err != nil || !out.Played {
+		t.Fatalf("GenMove = %+v, %v", out, err)
+	}
+	if tx := transcript(t, m); !strings.Contains(tx, "INFO max_memory 268435456\n") {
+		t.Errorf("the transcript lacks INFO max_memory 268435456:\n%s", tx)
+	}
+	if e.OverMemory() {
+		t.Error("OverMemory for an engine well under its cap")
 	}
 }

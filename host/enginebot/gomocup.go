@@ -298,7 +298,9 @@ func (d *gomocupDriver) newGame(ctx context.Context, s referee.Setup) error {
 	info = append(info, infoCmd(gomocup.InfoTimeoutMatch, s.Clock.Main.Milliseconds()),
 		infoCmd(gomocup.InfoRule, int64(gomocup.RuleOf(s.Rules.Line)))) // the rule of the game refereed
 	if _, ok := d.e.opts[gomocup.InfoMaxMemory]; !ok {
-		info = append(info, infoCmd(gomocup.InfoMaxMemory, 0)) // no limit, unless an option sets one
+		// The engine's memory cap (Config.Memory), as Gomocup's managers
+		// tell a brain theirs; 0, no limit, without one. An option wins.
+		info = append(info, infoCmd(gomocup.InfoMaxMemory, d.e.memory))
 	}
 	keys := make([]string, 0, len(d.e.opts))
 	for k := range d.e.opts {

@@ -1,7 +1,6 @@
 package enginebot
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -10,35 +9,35 @@ import (
 	"os/exec"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+
+	"github.com/kinrow/kinrow/host/procrun"
 )
 
-// maxStderrLine bounds one logged line of the engine's stderr.
-const maxStderrLine = 4 << 10
-
-// process is the engine's process group and the host's ends of its pipes.
+// process is the engine held by the host's process runner (host/procrun)
+// and the host's ends of its pipes.
 type process struct {
-	cmd    *exec.Cmd
+	run    *procrun.Process
 	pid    int
 	stdin  *os.File // the host's write end
 	stdout *os.File // the host's read end
-	exited chan struct{}
+	exited <-chan struct{}
+	stderr *procrun.StderrLog
 
 	mu        sync.Mutex
-	waitErr   error
 	closed    bool
 	suspended bool
 	gen       uint64 // bumped by every suspend and resume: cancels a pending suspendIdle
 }
 
-// startProcess starts argv in dir as the leader of a new process group,
-// with pipes for stdin and stdout and stderr logged to log. The pipes are
-// plain os.Pipe files (not exec's copying pipes), so Wait never races the
-// host's reads and writes can have deadlines.
-func startProcess(argv []string, dir string, log hclog.Logger) (*process, error) {
+// startProcess starts argv in dir in a container of its own (procrun: a
+// cgroup, a process group), with env as its whole environment, pipes for
+// stdin and stdout, and stderr logged to log line by line, capped per move.
+// The pipes are plain os.Pipe files (not exec's copying pipes), so Wait
+// never races the host's reads and writes can have deadlines.
+func startProcess(ctx context.Context, argv []string, dir string, env []string, limits procrun.Config, log hclog.Logger) (*process, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("stdin pipe: %w", err)
@@ -59,9 +58,12 @@ func startProcess(argv []string, dir string, log hclog.Logger) (*process, error)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
+	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	err = cmd.Start()
+	if limits.Name == "" {
+		limits.Name = argv[0]
+	}
+	run, err := procrun.Start(ctx, cmd, limits)
 	// The child holds its own copies of its ends.
 	inR.Close()
 	outW.Close()
@@ -70,40 +72,19 @@ func startProcess(argv []string, dir string, log hclog.Logger) (*process, error)
 		inW.Close()
 		outR.Close()
 		errR.Close()
-		return nil, fmt.Errorf("start %s: %w", argv[0], err)
+		return nil, err
 	}
-	p := &process{cmd: cmd, pid: cmd.Process.Pid, stdin: inW, stdout: outR, exited: make(chan struct{})}
-	go p.logStderr(errR, log)
+	p := &process{run: run, pid: run.PID(), stdin: inW, stdout: outR, exited: run.Exited()}
+	p.stderr = procrun.NewStderrLog(
+		func(line string) { log.Debug("stderr", "line", line) },
+		func(b, l int64) {
+			log.Warn("stderr over its cap; dropped", "bytes", b, "lines", l, "cap", procrun.StderrCap)
+		})
 	go func() {
-		err := cmd.Wait()
-		p.mu.Lock()
-		p.waitErr = err
-		p.mu.Unlock()
-		close(p.exited)
+		defer errR.Close()
+		p.stderr.Copy(errR)
 	}()
 	return p, nil
-}
-
-// logStderr logs each line the engine writes on stderr until it closes it.
-func (p *process) logStderr(r *os.File, log hclog.Logger) {
-	defer r.Close()
-	br := bufio.NewReaderSize(r, maxStderrLine)
-	for {
-		line, err := br.ReadSlice('\n')
-		if len(line) > 0 {
-			log.Debug("stderr", "line", string(trimEOL(line)))
-		}
-		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
-			return
-		}
-	}
-}
-
-func trimEOL(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
-		b = b[:len(b)-1]
-	}
-	return b
 }
 
 // write writes b to the engine's stdin before ctx's deadline (or within
@@ -133,17 +114,8 @@ func (p *process) write(ctx context.Context, b []byte) error {
 // defaultWrite bounds a write without a deadline.
 const defaultWrite = 5 * time.Second
 
-// signal sends sig to the whole process group; a group already gone is no
-// error.
-func (p *process) signal(sig syscall.Signal) error {
-	err := syscall.Kill(-p.pid, sig)
-	if err != nil && !errors.Is(err, syscall.ESRCH) {
-		return fmt.Errorf("signal %v to process group %d: %w", sig, p.pid, err)
-	}
-	return nil
-}
-
-// suspend stops the group (SIGSTOP) unless it is stopped already.
+// suspend stops the engine and everything it started unless it is
+// stopped already.
 func (p *process) suspend() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -152,11 +124,11 @@ func (p *process) suspend() error {
 		return nil
 	}
 	p.suspended = true
-	return p.signal(syscall.SIGSTOP)
+	return p.run.Suspend()
 }
 
-// resume continues the group (SIGCONT) if suspend stopped it, and cancels
-// a pending suspendIdle.
+// resume continues what suspend stopped, and cancels a pending
+// suspendIdle.
 func (p *process) resume() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -165,7 +137,7 @@ func (p *process) resume() error {
 		return nil
 	}
 	p.suspended = false
-	return p.signal(syscall.SIGCONT)
+	return p.run.Resume()
 }
 
 // idleWait bounds how long suspendIdle waits for the engine to go idle.
@@ -198,7 +170,7 @@ func (p *process) suspendIdle(fail func(error)) {
 			return
 		}
 		p.suspended = true
-		if err := p.signal(syscall.SIGSTOP); err != nil {
+		if err := p.run.Suspend(); err != nil {
 			fail(err)
 		}
 	}()
@@ -242,45 +214,35 @@ func threadsIdle(pid int) bool {
 }
 
 // waitExit waits up to d for the process to exit; reports whether it did.
+// An engine the kernel killed over its memory cap may take a while to be
+// reaped on a loaded machine: it is known to be dying, so it is waited for.
 func (p *process) waitExit(d time.Duration) bool {
-	if d <= 0 {
-		select {
-		case <-p.exited:
-			return true
-		default:
-			return false
-		}
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-p.exited:
+	if p.run.WaitExit(d) {
 		return true
-	case <-t.C:
-		return false
 	}
+	return d > 0 && p.run.Ending().HitMemory && p.run.WaitExit(procrun.KillTimeout)
 }
 
 // status says how the process exited: "exit status 3", "signal: killed",
-// "exited normally"; "" while it runs.
+// "exited normally"; "" while it runs. Over its memory cap, it says so
+// with the peak.
 func (p *process) status() string {
-	if !p.waitExit(0) {
+	e := p.run.Ending()
+	if !e.Exited {
 		return ""
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.waitErr != nil {
-		return p.waitErr.Error()
+	if e.OverMemory {
+		return procrun.MemoryDetail(e)
 	}
-	return "exited normally"
+	return e.How
 }
 
-// kill sends SIGKILL to the group (a stopped process dies of it too), waits
-// for the leader at most d, and closes the host's pipe ends, which releases
-// any reader. It reports whether the leader is gone. Idempotent.
-func (p *process) kill(d time.Duration) bool {
-	_ = p.signal(syscall.SIGKILL)
-	gone := p.waitExit(d)
+// kill ends the engine and everything it started, whatever its state
+// (procrun), waits at most d (procrun.KillTimeout), and closes the host's
+// pipe ends, which releases any reader. It reports whether everything is
+// gone. Idempotent.
+func (p *process) kill(time.Duration) bool {
+	gone := p.run.Kill()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.closed {
@@ -299,3 +261,11 @@ func (p *process) closeInput() {
 		p.stdin.Close()
 	}
 }
+
+// CPUTime is the CPU time the engine's processes have used
+// (referee.Contained).
+func (e *Engine) CPUTime() (time.Duration, bool) { return e.proc.run.CPU() }
+
+// OverMemory reports whether the engine was killed over its memory cap
+// (referee.Contained).
+func (e *Engine) OverMemory() bool { return e.proc.run.Ending().OverMemory }

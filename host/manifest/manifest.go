@@ -16,6 +16,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/host/procrun"
 )
 
 // Protocol is the protocol an engine speaks on stdin/stdout.
@@ -30,7 +31,7 @@ const (
 )
 
 // Keys lists the top-level keys a manifest may have.
-var keys = []string{"command", "protocol", "rules", "options", "suspend", "strength", "tolerance"}
+var keys = []string{"command", "protocol", "rules", "options", "suspend", "strength", "tolerance", "max_memory", "env"}
 
 // MaxTolerance bounds a Gomocup engine's tolerance.
 const MaxTolerance = time.Minute
@@ -67,6 +68,12 @@ type Manifest struct {
 	// HasTolerance reports whether the manifest set it (key tolerance).
 	Tolerance    time.Duration
 	HasTolerance bool
+	// MaxMemory caps the engine's memory with its descendants', in bytes
+	// (key max_memory, a size such as "350M"); 0: the host's cap, if any.
+	MaxMemory int64
+	// Env names host environment variables passed through to the engine
+	// beyond the minimal environment (key env, e.g. env = ["OMP_NUM_THREADS"]).
+	Env []string
 }
 
 // Parse reads a manifest's text. name is the bot's name and dir the
@@ -126,6 +133,34 @@ func Parse(data []byte, name, dir string) (*Manifest, error) {
 			return nil, err
 		}
 		m.Tolerance, m.HasTolerance = d, true
+	}
+	if v, ok := raw["max_memory"]; ok {
+		str, isStr := v.(string)
+		if !isStr {
+			return nil, fmt.Errorf(`max_memory: want a size string such as "350M" or "2GiB", got %s`, describe(v))
+		}
+		n, err := procrun.ParseSize(str)
+		if err != nil {
+			return nil, fmt.Errorf("max_memory: %w", err)
+		}
+		m.MaxMemory = n
+	}
+	if v, ok := raw["env"]; ok {
+		const want = `want an array of environment variable names, e.g. env = ["OMP_NUM_THREADS"]`
+		list, isList := v.([]any)
+		if !isList {
+			return nil, fmt.Errorf("env: %s; got %s", want, describe(v))
+		}
+		for i, a := range list {
+			name, isStr := a.(string)
+			if !isStr {
+				return nil, fmt.Errorf("env[%d]: %s; got %s", i, want, describe(a))
+			}
+			if err := procrun.CheckEnvName(name); err != nil {
+				return nil, fmt.Errorf("env[%d]: %w", i, err)
+			}
+			m.Env = append(m.Env, name)
+		}
 	}
 	return m, nil
 }

@@ -47,6 +47,12 @@ tolerance = "1500ms"`, Manifest{Command: []string{"/d/b"}, Protocol: Gomocup, Ru
 protocol = "gomocup"
 rules = ["gomoku"]
 tolerance = "0s"`, Manifest{Command: []string{"/d/b"}, Protocol: Gomocup, Rules: []engine.Rules{gomoku}, Options: map[string]string{}, Suspend: true, HasTolerance: true}},
+		{"a memory cap and environment", `command = ["./b"]
+protocol = "gomocup"
+rules = ["gomoku"]
+max_memory = "350M"
+env = ["OMP_NUM_THREADS"]`, Manifest{Command: []string{"/d/b"}, Protocol: Gomocup, Rules: []engine.Rules{gomoku}, Options: map[string]string{}, Suspend: true,
+			MaxMemory: 350 << 20, Env: []string{"OMP_NUM_THREADS"}}},
 		{"a string command and rules", `command = "sub/brain"
 protocol = "gomocup"
 rules = "gomoku"`, Manifest{Command: []string{"/d/sub/brain"}, Protocol: Gomocup, Rules: []engine.Rules{gomoku}, Options: map[string]string{}, Suspend: true}},
@@ -84,7 +90,13 @@ func TestParseBad(t *testing.T) {
 		{`command = ["./b"]` + "\nprotocol = \"kinrow\"\nrules = [\"mnk:0x4x4\"]", "rows 0 out of range"},
 		{ok + "suspend = \"yes\"", "suspend: want true or false, got the string \"yes\""},
 		{ok + "strength = 1.5", "strength: want a whole number"},
-		{ok + "comand = [\"x\"]", `unknown key "comand": accepted are command, protocol, rules, options, suspend, strength, tolerance`},
+		{ok + "comand = [\"x\"]", `unknown key "comand": accepted are command, protocol, rules, options, suspend, strength, tolerance, max_memory, env`},
+		{ok + "max_memory = 350", `max_memory: want a size string such as "350M" or "2GiB", got the number 350`},
+		{ok + "max_memory = \"lots\"", `max_memory: memory size "lots": want a positive whole number of bytes`},
+		{ok + "max_memory = \"0\"", `max_memory: memory size "0": must be more than 0`},
+		{ok + "max_memory = \"-5M\"", `max_memory: memory size "-5M": must be more than 0`},
+		{ok + "env = \"PATH\"", "env: want an array of environment variable names"},
+		{ok + "env = [\"A=B\"]", `env[0]: environment variable name "A=B": only letters, digits and _ are accepted`},
 		{ok + "tolerance = 1000", `tolerance: want a duration from "0s" to "1m0s", e.g. tolerance = "1s" or "500ms"; got the number 1000`},
 		{ok + "tolerance = \"1 s\"", `tolerance: "1 s" is not a duration: want a duration from "0s"`},
 		{ok + "tolerance = \"-1s\"", `tolerance: "-1s" is out of range`},

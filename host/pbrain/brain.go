@@ -44,6 +44,14 @@ type Loader interface {
 	Close()
 }
 
+// CappedLoader is a Loader that can cap a bot's memory
+// (*pluginbot.Loader): the brain caps its bot at the manager's INFO
+// max_memory.
+type CappedLoader interface {
+	// LoadCapped is Load with a memory cap in bytes (0: the loader's own).
+	LoadCapped(ctx context.Context, name, display string, opts map[string]string, memory int64) (referee.Player, error)
+}
+
 // Config sets up a Brain.
 type Config struct {
 	Loader Loader
@@ -219,7 +227,7 @@ func (b *Brain) startSpare() {
 	name := b.botName
 	go func() {
 		defer close(sp.done)
-		sp.p, sp.err = b.cfg.Loader.Load(ctx, name, name, opts)
+		sp.p, sp.err = b.load(ctx, name, opts)
 	}()
 	b.spare = sp
 }
@@ -583,7 +591,7 @@ func (b *Brain) ensure(ctx context.Context, c engine.Color) error {
 		}
 	}
 	if b.player == nil {
-		p, err := b.cfg.Loader.Load(ctx, b.botName, b.botName, opts)
+		p, err := b.load(ctx, b.botName, opts)
 		if err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/referee"
@@ -107,6 +108,9 @@ func (b *Brain) options(ctx context.Context) (map[string]string, error) {
 	if b.info.maxMemory <= 0 {
 		return opts, nil
 	}
+	// The cap itself rides with the options, so a bot started under
+	// another cap is replaced like one with other options (see load).
+	opts[capKey] = strconv.FormatInt(b.info.maxMemory, 10)
 	info, err := b.cfg.Loader.Info(ctx, b.botName)
 	if err != nil {
 		return nil, fmt.Errorf("bot %s: %w", b.botName, err)
@@ -115,7 +119,7 @@ func (b *Brain) options(ctx context.Context) (map[string]string, error) {
 		if o.Type != botapi.OptionInt || !slices.Contains(memoryOptions, strings.ToLower(o.Name)) {
 			continue
 		}
-		if _, set := opts[o.Name]; set {
+		if _, set := b.cfg.Options[o.Name]; set {
 			break
 		}
 		mib := b.info.maxMemory / 2 / (1 << 20)
@@ -127,4 +131,43 @@ func (b *Brain) options(ctx context.Context) (map[string]string, error) {
 		break
 	}
 	return opts, nil
+}
+
+// capKey carries INFO max_memory in the options map options returns; no
+// option can be named so (it starts with a space), and load takes it out.
+const capKey = " max_memory"
+
+// load starts bot name with opts, capped at INFO max_memory where the
+// loader can cap (CappedLoader): a brain over the manager's limit forfeits
+// for memory instead of being failed by the manager.
+func (b *Brain) load(ctx context.Context, name string, opts map[string]string) (referee.Player, error) {
+	given := make(map[string]string, len(opts))
+	var memory int64
+	for k, v := range opts {
+		if k == capKey {
+			memory, _ = strconv.ParseInt(v, 10, 64)
+			continue
+		}
+		given[k] = v
+	}
+	if cl, ok := b.cfg.Loader.(CappedLoader); ok && memory > 0 {
+		return cl.LoadCapped(ctx, name, name, given, memory)
+	}
+	return b.cfg.Loader.Load(ctx, name, name, given)
+}
+
+// CPUTime passes on the bot's CPU time (referee.Contained), 0 and false
+// for a bot the host does not account.
+func (p *player) CPUTime() (time.Duration, bool) {
+	if c, ok := p.Player.(referee.Contained); ok {
+		return c.CPUTime()
+	}
+	return 0, false
+}
+
+// OverMemory passes on whether the bot was killed over its memory cap
+// (referee.Contained), so its forfeit says memory.
+func (p *player) OverMemory() bool {
+	c, ok := p.Player.(referee.Contained)
+	return ok && c.OverMemory()
 }

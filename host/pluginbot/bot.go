@@ -58,6 +58,7 @@ type startConfig struct {
 	StartTimeout time.Duration
 	SocketDir    string
 	Logger       hclog.Logger
+	Containment  Containment // memory cap and environment (runner.go)
 }
 
 // start launches the bot at path and completes the plugin handshake.
@@ -75,7 +76,7 @@ func start(ctx context.Context, name, display, path string, opts map[string]stri
 		RunnerFunc: func(l hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
 			bin := exec.Command(path)
 			bin.Env = cmd.Env // go-plugin's handshake variables and the socket dir
-			r, err := newGroupRunner(l, bin)
+			r, err := newGroupRunner(l, bin, cfg.Containment)
 			if err != nil {
 				return nil, err
 			}

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -18,6 +18,7 @@ import (
 	"github.com/kinrow/kinrow/host/botpath"
 	"github.com/kinrow/kinrow/host/enginebot"
 	"github.com/kinrow/kinrow/host/manifest"
+	"github.com/kinrow/kinrow/host/procrun"
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
@@ -36,6 +37,15 @@ type LoaderConfig struct {
 	// beyond timeout_turn, over their manifests' tolerance key.
 	GomocupTolerance *time.Duration
 	Logger           hclog.Logger // default: a null logger
+	// Containment caps every bot's memory and names the host environment
+	// variables passed through to it (an engine's manifest max_memory and
+	// env add to it).
+	Containment Containment
+	// Verify refuses a bot whose executable's SHA-256 differs from the
+	// lock file's (LockFile beside it), and one the lock file does not
+	// list. Without it a lock file found beside a bot is checked all the
+	// same.
+	Verify bool
 }
 
 // DefaultProbeTimeout is how long choosing the default bot waits for the
@@ -99,6 +109,9 @@ func NewLoader(cfg LoaderConfig) (*Loader, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = hclog.NewNullLogger()
 	}
+	for _, cg := range procrun.RemoveStale() {
+		cfg.Logger.Info("removed the cgroup of a host that is gone", "cgroup", cg)
+	}
 	for _, parent := range socketParents() {
 		for _, d := range removeStaleSocketDirs(parent) {
 			cfg.Logger.Info("removed the socket directory of a host that is gone", "dir", d)
@@ -137,14 +150,23 @@ func (l *Loader) Names() []string {
 // Load starts bot name as a player called display: a plugin, or the engine
 // its manifest describes.
 func (l *Loader) Load(ctx context.Context, name, display string, opts map[string]string) (referee.Player, error) {
+	return l.LoadCapped(ctx, name, display, opts, 0)
+}
+
+// LoadCapped is Load with a memory cap in bytes for this bot (0: the
+// loader's), as a Gomocup manager's INFO max_memory sets one.
+func (l *Loader) LoadCapped(ctx context.Context, name, display string, opts map[string]string, memory int64) (referee.Player, error) {
 	e, err := l.cfg.Finder.Lookup(name)
 	if err != nil {
 		return nil, err
 	}
 	if e.Kind == botpath.Manifest {
-		return l.startEngine(ctx, e, display, opts)
+		return l.startEngine(ctx, e, display, opts, memory)
 	}
-	b, err := l.Start(ctx, name, display, opts)
+	if err := l.verify(e); err != nil {
+		return nil, err
+	}
+	b, err := l.startPlugin(ctx, e, display, opts, memory)
 	if err != nil {
 		return nil, err
 	}
@@ -152,15 +174,24 @@ func (l *Loader) Load(ctx context.Context, name, display string, opts map[string
 }
 
 // startEngine starts the engine of manifest entry e.
-func (l *Loader) startEngine(ctx context.Context, e botpath.Entry, display string, opts map[string]string) (*enginebot.Engine, error) {
+func (l *Loader) startEngine(ctx context.Context, e botpath.Entry, display string, opts map[string]string, memory int64) (*enginebot.Engine, error) {
 	m, err := manifest.Load(e.Path, e.Name)
 	if err != nil {
 		return nil, fmt.Errorf("engine %s is broken: %w", e.Name, err)
 	}
+	if err := l.verifyEngine(m); err != nil {
+		return nil, err
+	}
+	if memory <= 0 {
+		memory = m.MaxMemory
+	}
+	if memory <= 0 {
+		memory = l.cfg.Containment.Memory
+	}
 	var eng *enginebot.Engine
 	eng, err = enginebot.Start(ctx, enginebot.Config{
 		Manifest: m, Display: display, Options: opts, Logger: l.cfg.Logger, StartTimeout: l.cfg.StartTimeout,
-		Tolerance: l.cfg.GomocupTolerance,
+		Tolerance: l.cfg.GomocupTolerance, Memory: memory, Env: append(slices.Clone(l.cfg.Containment.Env), m.Env...),
 		OnClose: func() {
 			l.mu.Lock()
 			delete(l.live, eng)
@@ -186,13 +217,21 @@ func (l *Loader) Start(ctx context.Context, name, display string, opts map[strin
 	if e.Kind != botpath.Plugin {
 		return nil, fmt.Errorf("bot %s is an external engine (%s), not a plugin bot: this needs a plugin", name, e.Path)
 	}
-	return l.startPlugin(ctx, e, display, opts)
+	if err := l.verify(e); err != nil {
+		return nil, err
+	}
+	return l.startPlugin(ctx, e, display, opts, 0)
 }
 
-// startPlugin starts plugin entry e (see Start).
-func (l *Loader) startPlugin(ctx context.Context, e botpath.Entry, display string, opts map[string]string) (*Bot, error) {
+// startPlugin starts plugin entry e (see Start) under memory cap memory
+// (0: the loader's).
+func (l *Loader) startPlugin(ctx context.Context, e botpath.Entry, display string, opts map[string]string, memory int64) (*Bot, error) {
+	c := l.cfg.Containment
+	if memory > 0 {
+		c.Memory = memory
+	}
 	b, err := start(ctx, e.Name, display, e.Path, opts, startConfig{
-		StartTimeout: l.cfg.StartTimeout, SocketDir: l.socketDir, Logger: l.cfg.Logger,
+		StartTimeout: l.cfg.StartTimeout, SocketDir: l.socketDir, Logger: l.cfg.Logger, Containment: c,
 	})
 	if err != nil {
 		return nil, err
@@ -275,7 +314,11 @@ func (l *Loader) probe(e botpath.Entry) (*probe, error) {
 			p.err = fmt.Errorf("ask bot %s to describe itself: %w", e.Name, l.ctx.Err())
 			return
 		}
-		b, err := l.startPlugin(l.ctx, e, e.Name, nil)
+		if err := l.verify(e); err != nil {
+			p.err = err
+			return
+		}
+		b, err := l.startPlugin(l.ctx, e, e.Name, nil, 0)
 		if err != nil {
 			p.err = err
 			return
@@ -485,7 +528,7 @@ func removeStaleSocketDirs(parent string) []string {
 		if err != nil || !st.IsDir() {
 			continue
 		}
-		if sys, ok := st.Sys().(*syscall.Stat_t); !ok || int(sys.Uid) != os.Getuid() {
+		if !ownedByMe(st) {
 			continue
 		}
 		if os.RemoveAll(dir) == nil {
@@ -514,11 +557,4 @@ func socketDirOwner(name string) (int, bool) {
 		pid = pid*10 + int(c-'0')
 	}
 	return pid, pid > 0
-}
-
-// pidAlive reports whether a process with this id exists (signal 0; one of
-// another user answers EPERM, and counts as alive).
-func pidAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }

@@ -2,123 +2,262 @@ package pluginbot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/go-plugin/runner"
+
+	"github.com/kinrow/kinrow/host/procrun"
+	"github.com/kinrow/kinrow/protocol/botapi"
 )
+
+// Containment is what the loader holds its bots to beyond the process
+// runner's own (host/procrun): a memory cap and the host environment
+// variables passed through.
+type Containment struct {
+	// Memory caps each bot's memory with its descendants', in bytes; 0:
+	// none.
+	Memory int64
+	// Env names host environment variables each bot gets beyond the
+	// minimal environment (procrun.MinimalEnv).
+	Env []string
+}
 
 // groupRunner starts a bot for go-plugin the way the host needs it, covering
 // go-plugin's own runner's gaps: the bot's stdin is /dev/null (go-plugin would
-// hand it the host's stdin, the protocol stream); the bot leads a process
-// group of its own and gets SIGKILL when the host dies (Pdeathsig); and Kill
-// kills the whole group, so children a bot forked die with it and release
-// the stdout/stderr pipes go-plugin waits on.
+// hand it the host's stdin, the protocol stream); it runs in a container of
+// its own (host/procrun: its own cgroup, or process group), so Kill ends it
+// and every child it forked, escaped or not, and releases the stdout and
+// stderr pipes go-plugin waits on; it gets a minimal environment; its
+// stderr reaches go-plugin's logging line by line, capped
+// (procrun.StderrLog); and the
+// handshake's address is accepted only as a unix socket in the bot's
+// private socket directory.
 type groupRunner struct {
-	logger hclog.Logger
-	cmd    *exec.Cmd
-	stdout io.ReadCloser
-	stderr io.ReadCloser
-	path   string
+	logger    hclog.Logger
+	cmd       *exec.Cmd
+	stdout    io.ReadCloser
+	stderr    io.ReadCloser // what go-plugin reads: ends when the bot's stderr does
+	realErr   io.ReadCloser
+	path      string
+	socketDir string
+	limits    procrun.Config
 
-	mu      sync.Mutex
-	pid     int
-	exited  chan struct{} // closed when Wait returns
-	waitErr error
+	mu        sync.Mutex
+	run       *procrun.Process
+	startedCh chan struct{}
+	startDone bool
 }
 
 var _ runner.Runner = (*groupRunner)(nil)
 
-func newGroupRunner(logger hclog.Logger, cmd *exec.Cmd) (*groupRunner, error) {
+// stderrPeriod is how long a bot's stderr cap lasts before it applies
+// afresh (the plugin host does not tell moves apart here).
+const stderrPeriod = time.Second
+
+func newGroupRunner(logger hclog.Logger, cmd *exec.Cmd, c Containment) (*groupRunner, error) {
 	devnull, err := os.Open(os.DevNull)
 	if err != nil {
 		return nil, fmt.Errorf("open %s for the bot's stdin: %w", os.DevNull, err)
 	}
 	cmd.Stdin = devnull
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	stdout, err := cmd.StdoutPipe()
+	var pluginVars []string
+	socketDir := ""
+	cookie := botapi.Handshake().MagicCookieKey
+	for _, kv := range cmd.Env {
+		name, val, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "PLUGIN_") || name == cookie {
+			pluginVars = append(pluginVars, kv)
+		}
+		if name == plugin.EnvUnixSocketDir {
+			socketDir = val
+		}
+	}
+	cmd.Env = procrun.MinimalEnv(os.Environ(), c.Env, pluginVars)
+	// Plain pipes, not exec's: exec.Cmd.Wait closes its own pipes' read
+	// ends as soon as the process exits, before go-plugin has read all.
+	stdout, outW, err := os.Pipe()
 	if err != nil {
 		devnull.Close()
 		return nil, fmt.Errorf("bot stdout pipe: %w", err)
 	}
-	stderr, err := cmd.StderrPipe()
+	stderr, errW, err := os.Pipe()
 	if err != nil {
 		devnull.Close()
+		stdout.Close()
+		outW.Close()
 		return nil, fmt.Errorf("bot stderr pipe: %w", err)
 	}
-	return &groupRunner{logger: logger, cmd: cmd, stdout: stdout, stderr: stderr, path: cmd.Path, exited: make(chan struct{})}, nil
+	cmd.Stdout, cmd.Stderr = outW, errW
+	pr, pw := io.Pipe()
+	r := &groupRunner{logger: logger, cmd: cmd, stdout: closeAtEOF{stdout}, stderr: pr, realErr: stderr, path: cmd.Path,
+		socketDir: socketDir, limits: procrun.Config{Name: "bot " + filepath.Base(cmd.Path), Memory: c.Memory}}
+	go func() {
+		defer pw.Close()
+		defer stderr.Close()
+		<-r.started()
+		log := procrun.NewStderrLog(
+			// go-plugin reads what is kept and logs it (a bot's hclog
+			// JSON lines at their own levels).
+			func(line string) { _, _ = io.WriteString(pw, line+"\n") },
+			func(b, l int64) {
+				logger.Warn("stderr over its cap; dropped", "bytes", b, "lines", l, "cap", procrun.StderrCap, "per", stderrPeriod)
+			})
+		log.Period = stderrPeriod
+		log.Copy(stderr)
+	}()
+	return r, nil
 }
 
-// Start starts the bot process.
-func (r *groupRunner) Start(context.Context) error {
-	err := r.cmd.Start()
-	if f, ok := r.cmd.Stdin.(*os.File); ok {
-		f.Close() // the child holds its own copy
+// closeAtEOF closes the host's end of the bot's stdout once go-plugin has
+// read it to its end (every writer, the bot and what it started, gone).
+type closeAtEOF struct{ f *os.File }
+
+func (c closeAtEOF) Read(p []byte) (int, error) {
+	n, err := c.f.Read(p)
+	if err == io.EOF {
+		c.f.Close()
+	}
+	return n, err
+}
+
+func (c closeAtEOF) Close() error { return c.f.Close() }
+
+// started is closed once Start has run (whether it succeeded or not).
+func (r *groupRunner) started() chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.startedCh == nil {
+		r.startedCh = make(chan struct{})
+	}
+	return r.startedCh
+}
+
+// Start starts the bot process in its container.
+func (r *groupRunner) Start(ctx context.Context) error {
+	defer func() {
+		ch := r.started()
+		r.mu.Lock()
+		if !r.startDone {
+			r.startDone = true
+			close(ch)
+		}
+		r.mu.Unlock()
+	}()
+	run, err := procrun.Start(ctx, r.cmd, r.limits)
+	// The child holds its own copies of its ends.
+	for _, f := range []any{r.cmd.Stdin, r.cmd.Stdout, r.cmd.Stderr} {
+		if f, ok := f.(*os.File); ok {
+			f.Close()
+		}
 	}
 	if err != nil {
-		return fmt.Errorf("start %s: %w", r.path, err)
+		r.realErr.Close()
+		r.stdout.Close()
+		return err
 	}
 	r.mu.Lock()
-	r.pid = r.cmd.Process.Pid
+	r.run = run
 	r.mu.Unlock()
-	r.logger.Debug("bot process started", "path", r.path, "pid", r.pid)
+	r.logger.Debug("bot process started", "path", r.path, "pid", run.PID())
 	return nil
+}
+
+// proc is the running bot, nil before Start.
+func (r *groupRunner) proc() *procrun.Process {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.run
 }
 
 // Wait waits for the bot process to exit (go-plugin calls it once).
-func (r *groupRunner) Wait(context.Context) error {
-	err := r.cmd.Wait()
-	r.mu.Lock()
-	r.waitErr = err
-	r.mu.Unlock()
-	close(r.exited)
-	return err
+func (r *groupRunner) Wait(ctx context.Context) error {
+	run := r.proc()
+	if run == nil {
+		return fmt.Errorf("wait for %s: not started", r.path)
+	}
+	return run.Wait(ctx)
 }
 
 // exitStatus waits up to d for the process to exit and says how it did:
-// "exit status 3", "signal: segmentation fault", "exited normally"; "" if it
-// still runs.
+// "exit status 3", "signal: segmentation fault", "exited normally", or
+// "over its memory cap of 64 MiB (peak 64 MiB)"; "" if it still runs.
 func (r *groupRunner) exitStatus(d time.Duration) string {
-	select {
-	case <-r.exited:
-	case <-time.After(d):
+	run := r.proc()
+	if run == nil {
 		return ""
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.waitErr != nil {
-		return r.waitErr.Error()
+	// A bot the kernel killed over its memory cap may take a while to be
+	// reaped on a loaded machine: it is known to be dying, so wait for it.
+	if !run.WaitExit(d) && !(dyingOverMemory(run.Ending(), d) && run.WaitExit(procrun.KillTimeout)) {
+		return ""
 	}
-	return "exited normally"
+	e := run.Ending()
+	if e.OverMemory {
+		return procrun.MemoryDetail(e)
+	}
+	return e.How
 }
 
-// Kill sends SIGKILL to the bot's whole process group. A frozen (SIGSTOPped)
-// process dies of it too. Calling it again is harmless.
+// dyingOverMemory reports whether a bot not yet reaped is known to be
+// dying over its memory cap: the kernel's OOM killer took it, or (when the
+// caller has a reason to wait, d > 0) it reached its cap.
+func dyingOverMemory(e procrun.Ending, d time.Duration) bool {
+	return e.OverMemory || (d > 0 && e.HitMemory)
+}
+
+// Kill ends the bot and everything it started, whatever its state, bounded
+// in time (procrun.KillTimeout). Calling it again is harmless.
 func (r *groupRunner) Kill(context.Context) error {
-	pid := r.PID()
-	if pid <= 0 {
+	run := r.proc()
+	if run == nil {
 		return nil
 	}
-	err := syscall.Kill(-pid, syscall.SIGKILL)
-	if err != nil && !errors.Is(err, syscall.ESRCH) {
-		return fmt.Errorf("kill bot process group %d: %w", pid, err)
+	if !run.Kill() {
+		return fmt.Errorf("bot %s (pid %d): processes left after %s", r.path, run.PID(), procrun.KillTimeout)
 	}
 	return nil
 }
 
-// PID returns the bot's process id (and process group id), 0 before Start.
+// PID returns the bot's process id, 0 before Start.
 func (r *groupRunner) PID() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.pid
+	if run := r.proc(); run != nil {
+		return run.PID()
+	}
+	return 0
+}
+
+// Suspend stops the bot and everything it started.
+func (r *groupRunner) Suspend() error {
+	if run := r.proc(); run != nil {
+		return run.Suspend()
+	}
+	return nil
+}
+
+// Resume continues what Suspend stopped.
+func (r *groupRunner) Resume() error {
+	if run := r.proc(); run != nil {
+		return run.Resume()
+	}
+	return nil
+}
+
+// CPU is the CPU time the bot and its descendants have used.
+func (r *groupRunner) CPU() (time.Duration, bool) {
+	if run := r.proc(); run != nil {
+		return run.CPU()
+	}
+	return 0, false
 }
 
 func (r *groupRunner) Stdout() io.ReadCloser { return r.stdout }
@@ -129,12 +268,53 @@ func (r *groupRunner) ID() string            { return strconv.Itoa(r.PID()) }
 // Diagnose adds nothing: the host words its own start-up errors.
 func (r *groupRunner) Diagnose(context.Context) string { return "" }
 
-// PluginToHost keeps addresses as they are: bot and host share a machine.
+// PluginToHost is where go-plugin hands over the address the bot's
+// handshake line names: only a unix socket inside the bot's private socket
+// directory is accepted, so a bot cannot send the host's gRPC client to a
+// TCP address or to another process's socket.
 func (r *groupRunner) PluginToHost(network, addr string) (string, string, error) {
+	if err := checkAddress(r.socketDir, network, addr); err != nil {
+		return "", "", err
+	}
 	return network, addr, nil
+}
+
+// checkAddress accepts only a unix socket inside dir (a bot's private
+// socket directory).
+func checkAddress(dir, network, addr string) error {
+	if network != "unix" {
+		return fmt.Errorf("the bot's handshake names a %s address %q: only a unix socket in its private directory is accepted", network, addr)
+	}
+	if dir == "" {
+		return fmt.Errorf("the bot's handshake names unix socket %q, but it has no private socket directory to be in", addr)
+	}
+	clean := filepath.Clean(addr)
+	if !filepath.IsAbs(clean) || filepath.Dir(clean) != filepath.Clean(dir) {
+		return fmt.Errorf("the bot's handshake names unix socket %q, outside its private directory %s", addr, dir)
+	}
+	return nil
 }
 
 // HostToPlugin keeps addresses as they are.
 func (r *groupRunner) HostToPlugin(network, addr string) (string, string, error) {
 	return network, addr, nil
+}
+
+// CPUTime is the CPU time the bot's processes have used (referee.Contained).
+func (b *Bot) CPUTime() (time.Duration, bool) {
+	if r := b.proc(); r != nil {
+		return r.CPU()
+	}
+	return 0, false
+}
+
+// OverMemory reports whether the bot was killed over its memory cap
+// (referee.Contained).
+func (b *Bot) OverMemory() bool {
+	if r := b.proc(); r != nil {
+		if run := r.proc(); run != nil {
+			return run.Ending().OverMemory
+		}
+	}
+	return false
 }

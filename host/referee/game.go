@@ -51,6 +51,7 @@ type Game struct {
 	boxes   [2]*mailbox // the players' notifications, nil with no player
 	names   [2]string
 	clocks  [2]sideClock
+	cpu     [2]time.Duration // each side's CPU time at the end of its last move (Contained players)
 }
 
 // ErrIllegalMove is wrapped by errors for moves the referee refuses.
@@ -459,7 +460,7 @@ func (g *Game) GenMove(ctx context.Context, c engine.Color) (Outcome, error) {
 	}
 	if err != nil {
 		if exited, how := p.Exit(); exited {
-			return g.forfeit(c, p, record.ForfeitCrash, fmt.Sprintf("%s crashed: %s", who, Quote(how)), took), nil
+			return g.forfeit(c, p, crashReason(p), fmt.Sprintf("%s crashed: %s", who, Quote(how)), took), nil
 		}
 		if errors.Is(err, ErrDisconnected) {
 			return g.forfeit(c, p, record.ForfeitCrash, fmt.Sprintf("%s %s", who, quoteErr(err)), took), nil
@@ -492,7 +493,26 @@ func (g *Game) GenMove(ctx context.Context, c engine.Color) (Outcome, error) {
 		return g.forfeit(c, p, record.ForfeitIllegalMove, fmt.Sprintf("%s answered an illegal move %s: %s", who, Quote(text), quoteErr(err)), took), nil
 	}
 	g.apply(m, took, p)
+	if cp, ok := p.(Contained); ok {
+		if cpu, ok := cp.CPUTime(); ok {
+			// Since the end of its last move: what it computed while its
+			// opponent thought counts here.
+			if n := len(g.rec.Moves); n > 0 && cpu >= g.cpu[c] {
+				g.rec.Moves[n-1].CPUMS = (cpu - g.cpu[c]).Milliseconds()
+			}
+			g.cpu[c] = cpu
+		}
+	}
 	return Outcome{Move: m, Played: true, Took: took}, nil
+}
+
+// crashReason is the forfeit of a player whose process is gone: memory if
+// it was killed over its memory cap, else crash.
+func crashReason(p Player) record.Forfeit {
+	if cp, ok := p.(Contained); ok && cp.OverMemory() {
+		return record.ForfeitMemory
+	}
+	return record.ForfeitCrash
 }
 
 // undelivered judges a side that did not take a notification: in time
@@ -508,7 +528,7 @@ func (g *Game) undelivered(c engine.Color, p Player, who, limit string, d delive
 			fmt.Sprintf("%s timed out after %s: it did not take the notification of %s%s (it stalled)", who, limit, d.late, more), took)
 	}
 	if exited, how := p.Exit(); exited {
-		return g.forfeit(c, p, record.ForfeitCrash, fmt.Sprintf("%s crashed when told %s: %s", who, d.failed, Quote(how)), took)
+		return g.forfeit(c, p, crashReason(p), fmt.Sprintf("%s crashed when told %s: %s", who, d.failed, Quote(how)), took)
 	}
 	if errors.Is(d.err, ErrDisconnected) {
 		return g.forfeit(c, p, record.ForfeitCrash, fmt.Sprintf("%s disconnected when told %s: %s", who, d.failed, quoteErr(d.err)), took)

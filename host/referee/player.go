@@ -43,6 +43,18 @@ type SearchReporter interface {
 	LastSearch() *record.Search
 }
 
+// Contained is a Player whose processes the host accounts (host/procrun):
+// their CPU time, recorded beside each move's wall time, and whether they
+// were ended for going over their memory cap (a forfeit for memory, not a
+// crash).
+type Contained interface {
+	// CPUTime is the CPU time the player's processes have used so far;
+	// false when unknown.
+	CPUTime() (time.Duration, bool)
+	// OverMemory reports whether the player was killed over its memory cap.
+	OverMemory() bool
+}
+
 // Tolerant is a Player whose answers are accepted for longer than the
 // game's grace past a move's deadline: a Gomocup engine (host/enginebot),
 // to which Gomocup's managers give a tolerance on top of timeout_turn.

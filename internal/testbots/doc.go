@@ -32,6 +32,18 @@
 //   - badstream: breaks version 2's Session stream as mode= says (an
 //     unasked answer, the wrong kind, out of order, the stream closed, a
 //     failed Play).
+//   - escaper: at every GenMove starts a child that escapes its process
+//     group and session (how=setsid, `setsid -f sh -c 'sleep 200'`) or
+//     forks twice (how=doublefork), holding the bot's stdout and stderr,
+//     then plays (mode=play) or hangs (mode=hang); each child appends its
+//     pid to $TMPDIR/escaper.pids.
+//   - hog: at GenMove allocates and touches memory without end
+//     (mb_per_step MiB at a time) until it is killed.
+//   - flood: writes mb MiB (default 11) of lines to stderr at every
+//     GenMove, then plays.
+//   - badaddr: answers the plugin handshake with a TCP address
+//     (127.0.0.1:45678), or with KINROW_BADADDR=unix a socket outside its
+//     private directory.
 //
 // Two are engines, not plugins, run through engine manifests (host/manifest)
 // and built under their own names: gomocupbrain speaks the Gomocup brain

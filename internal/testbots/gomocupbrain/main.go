@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/kinrow/kinrow/engine"
@@ -293,15 +292,6 @@ func (b *brain) settle() {
 	for cpuTime()-start < b.race {
 	}
 	b.thinking.Store(false)
-}
-
-// cpuTime is the CPU time the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // raceFilter passes in's lines on, except that a line read while the brain

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/kinrow/kinrow/host/botpath"
+	"github.com/kinrow/kinrow/host/pluginbot"
+	"github.com/kinrow/kinrow/host/procrun"
+)
+
+// containFlags are what every host subcommand holds its bots to:
+// --bot-memory, --bot-env, --verify-bots.
+type containFlags struct {
+	memory memoryFlag
+	env    envFlag
+	verify bool
+}
+
+func (c *containFlags) register(fs *flag.FlagSet) {
+	fs.Var(&c.memory, "bot-memory", "cap each bot's memory with its children's, e.g. 350M or 2GiB (over it the bot forfeits: memory)")
+	fs.Var(&c.env, "bot-env", "pass host environment variable NAME through to the bots (repeatable; bots get only PATH, HOME, TMPDIR, LANG and KINROW_* otherwise)")
+	fs.BoolVar(&c.verify, "verify-bots", false, "refuse a bot without a matching SHA-256 in "+pluginbot.LockFile+" beside it (kinrow bots lock)")
+}
+
+func (c *containFlags) containment() pluginbot.Containment {
+	return pluginbot.Containment{Memory: int64(c.memory), Env: c.env}
+}
+
+// memoryFlag is a size in bytes read by procrun.ParseSize.
+type memoryFlag int64
+
+func (m *memoryFlag) String() string {
+	if *m == 0 {
+		return ""
+	}
+	return procrun.FormatSize(int64(*m))
+}
+
+func (m *memoryFlag) Set(s string) error {
+	n, err := procrun.ParseSize(s)
+	if err != nil {
+		return err
+	}
+	*m = memoryFlag(n)
+	return nil
+}
+
+// envFlag lists environment variable names.
+type envFlag []string
+
+func (e *envFlag) String() string { return fmt.Sprint([]string(*e)) }
+
+func (e *envFlag) Set(s string) error {
+	if err := procrun.CheckEnvName(s); err != nil {
+		return err
+	}
+	*e = append(*e, s)
+	return nil
+}
+
+// logContainment says at start-up how the bots are held.
+func logContainment(log hclog.Logger) {
+	log.Info("bot containment", "in force", procrun.Detect().String())
+}
+
+// doctorCmd prints how bots are contained on this machine.
+func doctorCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("kinrow doctor", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return exitUsage
+	}
+	c := procrun.Detect()
+	fmt.Fprintln(stdout, "kinrow", version())
+	fmt.Fprintln(stdout, "containment:", c.Kind)
+	if c.Where != "" {
+		fmt.Fprintln(stdout, "  cgroup parent:", c.Where)
+	}
+	fmt.Fprintln(stdout, "  suspend the bot and all it started:", yesNo(c.Freeze))
+	fmt.Fprintln(stdout, "  kill the bot and all it started:   ", yesNo(c.KillAll))
+	fmt.Fprintln(stdout, "  CPU time accounted:                ", yesNo(c.CPU))
+	mem := c.Memory
+	if mem == "" {
+		mem = "none"
+	}
+	fmt.Fprintln(stdout, "  memory cap by:                     ", mem)
+	if c.Why != "" {
+		fmt.Fprintln(stdout, "  no cgroup because:", c.Why)
+	}
+	exe, _ := os.Executable()
+	f := botpath.Default(os.Getenv(botpath.EnvVar), exe)
+	fmt.Fprintln(stdout, "bot directories:", f.Dirs)
+	return 0
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// botsCmd is `kinrow bots lock`: write the lock file of the bots' SHA-256.
+func botsCmd(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "lock" {
+		fmt.Fprintln(stderr, "usage: kinrow bots lock   (writes "+pluginbot.LockFile+" beside the bots found on $"+botpath.EnvVar+" and beside kinrow)")
+		return exitUsage
+	}
+	if len(args) > 1 {
+		fmt.Fprintf(stderr, "kinrow bots lock: unexpected argument %q\n", args[1])
+		return exitUsage
+	}
+	exe, _ := os.Executable()
+	written, err := pluginbot.WriteLocks(botpath.Default(os.Getenv(botpath.EnvVar), exe))
+	for _, w := range written {
+		fmt.Fprintln(stdout, "wrote", w)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "kinrow bots lock:", err)
+		return 1
+	}
+	if len(written) == 0 {
+		fmt.Fprintln(stderr, "kinrow bots lock: no bots found")
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,302 @@
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// escapedAlive lists the escaper's children (their pids in
+// $TMPDIR/escaper.pids of host h) still running.
+func escapedAlive(t *testing.T, tmp string) (all, alive []int) {
+	t.Helper()
+	b, _ := os.ReadFile(filepath.Join(tmp, "escaper.pids"))
+	for _, f := range strings.Fields(string(b)) {
+		pid, err := strconv.Atoi(f)
+		if err != nil {
+			continue
+		}
+		all = append(all, pid)
+		stat, err := os.ReadFile("/proc/" + f + "/stat")
+		if err == nil && !strings.Contains(string(stat), ") Z ") {
+			alive = append(alive, pid)
+		}
+	}
+	return all, alive
+}
+
+// waitNoEscaped waits (bounded) until no escaped child of the escaper runs.
+func waitNoEscaped(t *testing.T, tmp, when string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		all, alive := escapedAlive(t, tmp)
+		if len(all) == 0 {
+			t.Fatalf("%s: the escaper started no child", when)
+		}
+		if len(alive) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("%s: escaped children %v of %v still run", when, alive, all)
+			for _, pid := range alive {
+				_ = syscallKill(pid)
+			}
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Issue 14: a bot whose genmove runs `setsid -f sh -c 'sleep 200'` (or
+// forks twice) leaves nothing behind after quit, after a forfeit, and
+// its forfeits are fast.
+func TestEscaperLeavesNothing(t *testing.T) {
+	for _, how := range []string{"setsid", "doublefork"} {
+		t.Run(how+"/quit", func(t *testing.T) {
+			h := startHost(t)
+			h.ok("rules tictactoe")
+			h.ok("kinrow-movetime 100")
+			h.ok("kinrow-load o escaper how=" + how)
+			h.ok("play x b2")
+			if got := h.ok("genmove o"); got == "resign" {
+				t.Fatalf("genmove o = resign: %s", h.ok("kinrow-result"))
+			}
+			h.ok("quit")
+			h.in.Close()
+			if err := h.cmd.Wait(); err != nil {
+				t.Errorf("kinrow: %v", err)
+			}
+			waitNoEscaped(t, h.tmp, "after quit")
+		})
+		t.Run(how+"/forfeit", func(t *testing.T) {
+			h := startHost(t, "--grace", "100ms")
+			h.ok("rules tictactoe")
+			h.ok("kinrow-movetime 100")
+			h.ok("kinrow-load o escaper how=" + how + " mode=hang")
+			h.ok("play x b2")
+			start := time.Now()
+			if got := h.ok("genmove o"); got != "resign" {
+				t.Fatalf("genmove o = %q, want resign (a timeout)", got)
+			}
+			// The old host waited 3 s on go-plugin for the pipes the
+			// escaped child held (3.2 s a forfeit at movetime 100 ms).
+			if took := time.Since(start); took > 2500*time.Millisecond {
+				t.Errorf("the forfeit took %v", took)
+			}
+			waitNoEscaped(t, h.tmp, "after the forfeit")
+		})
+	}
+}
+
+// Issue 14: the host gained 3 fds and a socket file per game against the
+// escaper (28 → 178 fds in 57 games); now nothing grows.
+func TestEscaperNoFdGrowth(t *testing.T) {
+	h := startHost(t)
+	pid := h.cmd.Process.Pid
+	game := func() {
+		h.ok("rules tictactoe")
+		h.ok("kinrow-movetime 100")
+		h.ok("kinrow-load o escaper")
+		h.ok("play x b2")
+		h.ok("genmove o")
+		h.ok("kinrow-load o random") // the escaper is closed
+	}
+	game() // warm-up: the loader's own descriptors
+	before := fds(t, pid)
+	const n = 12
+	for i := 0; i < n; i++ {
+		game()
+	}
+	// Descriptors close as bots are reaped: look again for a while.
+	deadline := time.Now().Add(5 * time.Second)
+	after := fds(t, pid)
+	for after > before+2 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+		after = fds(t, pid)
+	}
+	if after > before+2 {
+		t.Errorf("the host's fds grew from %d to %d over %d games against the escaper", before, after, n)
+	}
+	if _, alive := escapedAlive(t, h.tmp); len(alive) > 0 {
+		t.Errorf("escaped children still run after their bots were closed: %v", alive)
+	}
+}
+
+func fds(t *testing.T, pid int) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(ents)
+}
+
+// Issue 14: a bot reached 1.3 GiB before its deadline kill. Under
+// --bot-memory it forfeits for memory, its peak in the detail, and the
+// host lives on.
+func TestBotMemoryCap(t *testing.T) {
+	if c := procrunDetect(); !strings.Contains(c, "memory cap: cgroup") {
+		t.Skipf("no cgroup memory controller here (%s)", c)
+	}
+	h := startHost(t, "--bot-memory", "64M")
+	h.ok("rules tictactoe")
+	h.ok("kinrow-movetime 20000")
+	h.ok("kinrow-load o hog")
+	h.ok("play x b2")
+	start := time.Now()
+	if got := h.ok("genmove o"); got != "resign" {
+		t.Fatalf("genmove o = %q, want resign", got)
+	}
+	if took := time.Since(start); took > 15*time.Second {
+		t.Errorf("the hog was stopped after %v: not by its cap", took)
+	}
+	res := h.ok("kinrow-result")
+	if !strings.Contains(res, "forfeit") || !strings.Contains(res, "over its memory cap of 64 MiB (peak") {
+		t.Errorf("kinrow-result = %q", res)
+	}
+	h.ok("kinrow-load o random") // the host is alive and well
+}
+
+// Gomocup's INFO max_memory caps the brain's bot: the hog is stopped at
+// the manager's limit, the host answers a move of its own, and the log
+// says why.
+func TestPbrainHonoursMaxMemory(t *testing.T) {
+	if c := procrunDetect(); !strings.Contains(c, "memory cap: cgroup") {
+		t.Skipf("no cgroup memory controller here (%s)", c)
+	}
+	cmd := kinrowCmd(t, "pbrain", "--bot", "hog", "--log-level", "info")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &syncWriter{w: &stderr}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	io.WriteString(in, "START 15\r\nINFO max_memory 67108864\r\nINFO timeout_turn 20000\r\nTURN 7,7\r\n")
+	sc := bufio.NewScanner(out)
+	var lines []string
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if strings.Contains(sc.Text(), ",") {
+			break
+		}
+	}
+	if took := time.Since(start); took > 15*time.Second {
+		t.Errorf("the move took %v: the hog was not stopped by its cap", took)
+	}
+	io.WriteString(in, "END\r\n")
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("kinrow pbrain: %v", err)
+	}
+	if len(lines) < 2 || lines[0] != "OK" || !strings.Contains(lines[len(lines)-1], ",") {
+		t.Errorf("stdout = %q, want OK and a move", lines)
+	}
+	if !strings.Contains(stderr.String(), "over its memory cap of 64 MiB") {
+		t.Errorf("the log does not say the bot went over its cap:\n%s", stderr.String())
+	}
+}
+
+// Issue 14: a bot's handshake line sent the host's gRPC client to any TCP
+// address. Now only a unix socket in the bot's private directory is
+// accepted; anything else is a start failure naming it.
+func TestHandshakeAddressRefused(t *testing.T) {
+	h := startHost(t)
+	h.ok("rules tictactoe")
+	h.fail("kinrow-load o badaddr", `tcp address "127.0.0.1:45678": only a unix socket in its private directory is accepted`)
+}
+
+// kinrow bots lock writes the bots' SHA-256 beside them; a bot changed
+// since is refused before it runs, and --verify-bots refuses bots without
+// a lock file.
+func TestBotsLock(t *testing.T) {
+	dir := t.TempDir()
+	bot := filepath.Join(dir, "kinrow-bot-random")
+	b, err := os.ReadFile(filepath.Join(binDir, "kinrow-bot-random"))
+	if err != nil {
+		t.Skipf("no random bot built: %v", err)
+	}
+	if err := os.WriteFile(bot, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A kinrow of its own in dir: bots lock writes beside the bots of the
+	// bot path and beside kinrow, which must not be the shared binDir.
+	kb, err := os.ReadFile(filepath.Join(binDir, "kinrow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "kinrow"), kb, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := func(stdin string, args ...string) (string, string, error) {
+		cmd := kinrowCmd(t, args...)
+		cmd.Path, cmd.Args[0] = filepath.Join(dir, "kinrow"), filepath.Join(dir, "kinrow")
+		cmd.Env = append(cmd.Env, "KINROW_BOT_PATH="+dir)
+		cmd.Stdin = strings.NewReader(stdin)
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		return out.String(), errb.String(), err
+	}
+	load := "rules tictactoe\nkinrow-load o random\n"
+	if out, _, _ := run(load, "--verify-bots"); !strings.Contains(out, "--verify-bots needs") {
+		t.Errorf("--verify-bots without a lock file: %q", out)
+	}
+	if out, errs, err := run("", "bots", "lock"); err != nil || !strings.Contains(out, "kinrow-bots.lock") {
+		t.Fatalf("kinrow bots lock: %v %q %q", err, out, errs)
+	}
+	if out, _, _ := run(load, "--verify-bots"); strings.Contains(out, "?") {
+		t.Errorf("locked and unchanged: %q", out)
+	}
+	if err := os.WriteFile(bot, append(b, 0), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, _ := run(load); !strings.Contains(out, "refused") || !strings.Contains(out, "SHA-256") {
+		t.Errorf("a changed bot with a lock file beside it: %q", out)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "kinrow-bots.lock"), []byte("not a lock line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, _ := run(load); !strings.Contains(out, "line 1") {
+		t.Errorf("a malformed lock file: %q", out)
+	}
+}
+
+// Issue 14: a bot writing 11 MB to stderr a move had all of it copied into
+// the host's stderr. Now at most 64 KiB a move reaches the log, and the
+// rest is counted.
+func TestStderrFloodCapped(t *testing.T) {
+	h := startHost(t)
+	h.ok("rules tictactoe")
+	h.ok("kinrow-movetime 5000")
+	h.ok("kinrow-load o flood")
+	h.ok("play x b2")
+	h.ok("genmove o")
+	h.ok("kinrow-load o random") // the flood's stderr is read to its end
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) && !strings.Contains(h.logText(), "stderr over its cap") {
+		time.Sleep(20 * time.Millisecond)
+	}
+	log := h.logText()
+	if !strings.Contains(log, "stderr over its cap") {
+		t.Errorf("no word of the dropped stderr in the log")
+	}
+	if len(log) > 1<<20 {
+		t.Errorf("the host's log is %d bytes for one move of an 11 MiB stderr flood", len(log))
+	}
+}

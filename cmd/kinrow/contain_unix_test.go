@@ -1,0 +1,25 @@
+//go:build unix
+
+package main
+
+import (
+	"syscall"
+
+	"github.com/kinrow/kinrow/host/procrun"
+)
+
+func syscallKill(pid int) error { return syscall.Kill(pid, syscall.SIGKILL) }
+
+func procrunDetect() string { return procrun.Detect().String() }
+
+// logText is what the host has written on its stderr so far.
+func (h *host) logText() string {
+	w := h.cmd.Stderr.(*syncWriter)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.w.String()
+}
+
+// procrunFrozen reports whether process pid is in a frozen cgroup (how
+// the host suspends a bot where cgroups serve).
+func procrunFrozen(pid int) bool { return procrun.Frozen(pid) }

@@ -1,0 +1,415 @@
+package procrun
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// cgroupPrefix begins the name of every cgroup the host makes:
+// kinrow-HOSTPID-ID.
+const cgroupPrefix = "kinrow-"
+
+// hierarchy is where the host can make cgroups.
+type hierarchy struct {
+	v2     string // the host's own cgroup on the unified mount ("" if none is writable)
+	v1mem  string // the host's own v1 memory cgroup ("" if none is writable)
+	reason string // why v2 is not usable, when it is not
+	memWhy string // why no cgroup memory cap, when there is none
+}
+
+// mountPoints reads /proc/self/mountinfo: the unified mount and the v1
+// memory mount.
+func mountPoints() (unified, memory string) {
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return "", ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		pre, post, ok := strings.Cut(line, " - ")
+		if !ok {
+			continue
+		}
+		f, g := strings.Fields(pre), strings.Fields(post)
+		if len(f) < 5 || len(g) < 3 {
+			continue
+		}
+		switch g[0] {
+		case "cgroup2":
+			if unified == "" {
+				unified = f[4]
+			}
+		case "cgroup":
+			for _, o := range strings.Split(g[2], ",") {
+				if o == "memory" && memory == "" {
+					memory = f[4]
+				}
+			}
+		}
+	}
+	return unified, memory
+}
+
+// ownCgroups reads /proc/self/cgroup: the host's unified path and its v1
+// memory path.
+func ownCgroups() (unified, memory string, ok2, okMem bool) {
+	b, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return "", "", false, false
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		if parts[0] == "0" && parts[1] == "" {
+			unified, ok2 = parts[2], true
+		}
+		for _, c := range strings.Split(parts[1], ",") {
+			if c == "memory" {
+				memory, okMem = parts[2], true
+			}
+		}
+	}
+	return unified, memory, ok2, okMem
+}
+
+// findHierarchy finds where the host can make cgroups, trying to make (and
+// remove) one in each place.
+func findHierarchy() hierarchy {
+	var h hierarchy
+	umount, mmount := mountPoints()
+	upath, mpath, ok2, okMem := ownCgroups()
+	switch {
+	case umount == "":
+		h.reason = "no cgroup2 (unified) mount"
+	case !ok2:
+		h.reason = "the host is in no unified cgroup (/proc/self/cgroup)"
+	default:
+		dir := filepath.Join(umount, upath)
+		if err := tryMkdir(dir, "cgroup.kill", "cgroup.freeze", "cpu.stat"); err != nil {
+			h.reason = fmt.Sprintf("cannot make a cgroup in %s: %v", dir, err)
+		} else {
+			h.v2 = dir
+		}
+	}
+	switch {
+	case h.v2 != "" && controllerOn(h.v2, "memory"):
+		// v2 memory controller: the bot's cgroup gets memory.max.
+	case mmount == "" || !okMem:
+		h.memWhy = "no memory controller in the unified hierarchy and no v1 memory mount"
+	default:
+		dir := filepath.Join(mmount, mpath)
+		if err := tryMkdir(dir, "memory.limit_in_bytes"); err != nil {
+			h.memWhy = fmt.Sprintf("cannot make a v1 memory cgroup in %s: %v", dir, err)
+		} else {
+			h.v1mem = dir
+		}
+	}
+	return h
+}
+
+// tryMkdir makes a cgroup in dir, checks it has the files named, and
+// removes it.
+func tryMkdir(dir string, files ...string) error {
+	probe := filepath.Join(dir, fmt.Sprintf("%s%d-probe%s", cgroupPrefix, os.Getpid(), newID()))
+	if err := os.Mkdir(probe, 0o755); err != nil {
+		return err
+	}
+	defer os.Remove(probe)
+	for _, f := range files {
+		if !exists(filepath.Join(probe, f)) {
+			return fmt.Errorf("a cgroup made there has no %s (cgroup.kill needs Linux 5.14)", f)
+		}
+	}
+	return nil
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// cgroup is a bot's container on cgroup v2 (with a v1 memory cgroup beside
+// it in hybrid mode).
+type cgroup struct {
+	dir    string // the bot's v2 cgroup
+	memDir string // the bot's v1 memory cgroup, "" if none
+	fd     *os.File
+	limit  int64
+	placed bool // the leader went in at clone time
+	// gone is set once the cgroups are removed; over and peak keep their
+	// last word on memory.
+	gone bool
+	over bool
+	hit  bool
+	peak int64
+}
+
+// newCgroup makes the bot's cgroups under h.
+func newCgroup(h hierarchy, cfg Config) (*cgroup, error) {
+	name := fmt.Sprintf("%s%d-%s", cgroupPrefix, os.Getpid(), newID())
+	c := &cgroup{dir: filepath.Join(h.v2, name), limit: cfg.Memory}
+	if err := os.Mkdir(c.dir, 0o755); err != nil {
+		return nil, fmt.Errorf("make the bot's cgroup: %w", err)
+	}
+	if cfg.Memory > 0 {
+		switch {
+		case exists(filepath.Join(c.dir, "memory.max")):
+			if err := writeFile(filepath.Join(c.dir, "memory.max"), strconv.FormatInt(cfg.Memory, 10)); err != nil {
+				c.release()
+				return nil, fmt.Errorf("cap the bot's memory: %w", err)
+			}
+			_ = writeFile(filepath.Join(c.dir, "memory.swap.max"), "0")
+		case h.v1mem != "":
+			c.memDir = filepath.Join(h.v1mem, name)
+			if err := os.Mkdir(c.memDir, 0o755); err != nil {
+				c.memDir = ""
+				c.release()
+				return nil, fmt.Errorf("make the bot's memory cgroup: %w", err)
+			}
+			if err := writeFile(filepath.Join(c.memDir, "memory.limit_in_bytes"), strconv.FormatInt(cfg.Memory, 10)); err != nil {
+				c.release()
+				return nil, fmt.Errorf("cap the bot's memory: %w", err)
+			}
+			// Swap would let the bot past its cap; where swap accounting is off the file is absent.
+			_ = writeFile(filepath.Join(c.memDir, "memory.memsw.limit_in_bytes"), strconv.FormatInt(cfg.Memory, 10))
+		}
+	}
+	if cfg.Pids > 0 && exists(filepath.Join(c.dir, "pids.max")) {
+		_ = writeFile(filepath.Join(c.dir, "pids.max"), strconv.Itoa(cfg.Pids))
+	}
+	return c, nil
+}
+
+func writeFile(path, s string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(s)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (c *cgroup) prepare(cmd *exec.Cmd) error {
+	fd, err := os.Open(c.dir)
+	if err != nil {
+		return fmt.Errorf("open the bot's cgroup: %w", err)
+	}
+	c.fd = fd
+	attr := sysAttr(cmd)
+	attr.UseCgroupFD = true
+	attr.CgroupFD = int(fd.Fd())
+	c.placed = true
+	return nil
+}
+
+func (c *cgroup) started(pid int) error {
+	if c.fd != nil {
+		c.fd.Close()
+		c.fd = nil
+	}
+	if !c.placed {
+		if err := writeFile(filepath.Join(c.dir, "cgroup.procs"), strconv.Itoa(pid)); err != nil {
+			return fmt.Errorf("move the bot into its cgroup: %w", err)
+		}
+	}
+	if c.memDir != "" {
+		// The v1 memory cgroup cannot be entered at clone time: the bot
+		// joins it as it starts, before it has had time to fork.
+		if err := writeFile(filepath.Join(c.memDir, "cgroup.procs"), strconv.Itoa(pid)); err != nil {
+			return fmt.Errorf("move the bot into its memory cgroup: %w", err)
+		}
+	}
+	return nil
+}
+
+func (c *cgroup) suspend() error {
+	if err := writeFile(filepath.Join(c.dir, "cgroup.freeze"), "1"); err != nil {
+		return err
+	}
+	// Wait (bounded) until the kernel says every process is frozen.
+	deadline := time.Now().Add(time.Second)
+	for time.Now().Before(deadline) {
+		if eventsField(filepath.Join(c.dir, "cgroup.events"), "frozen") != 0 {
+			return nil
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return nil
+}
+
+func (c *cgroup) resume() error {
+	return writeFile(filepath.Join(c.dir, "cgroup.freeze"), "0")
+}
+
+func (c *cgroup) kill() error {
+	err := writeFile(filepath.Join(c.dir, "cgroup.kill"), "1")
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+func (c *cgroup) cpu() (time.Duration, bool) {
+	v, ok := keyedValue(filepath.Join(c.dir, "cpu.stat"), "usage_usec")
+	return time.Duration(v) * time.Microsecond, ok
+}
+
+func (c *cgroup) memory() (over, hit bool, peak int64) {
+	if c.gone {
+		return c.over, c.hit, c.peak
+	}
+	if c.memDir != "" {
+		peak, _ = readInt(filepath.Join(c.memDir, "memory.max_usage_in_bytes"))
+		oom, _ := keyedValue(filepath.Join(c.memDir, "memory.oom_control"), "oom_kill")
+		fail, _ := readInt(filepath.Join(c.memDir, "memory.failcnt"))
+		return oom > 0, oom > 0 || fail > 0, peak
+	}
+	if c.limit <= 0 {
+		return false, false, 0
+	}
+	peak, _ = readInt(filepath.Join(c.dir, "memory.peak"))
+	oom, _ := keyedValue(filepath.Join(c.dir, "memory.events"), "oom_kill")
+	max, _ := keyedValue(filepath.Join(c.dir, "memory.events"), "max")
+	return oom > 0, oom > 0 || max > 0, peak
+}
+
+func (c *cgroup) empty() bool {
+	v, ok := keyedValue(filepath.Join(c.dir, "cgroup.events"), "populated")
+	return !ok || v == 0
+}
+
+func (c *cgroup) release() {
+	if c.fd != nil {
+		c.fd.Close()
+		c.fd = nil
+	}
+	if !c.gone {
+		c.over, c.hit, c.peak = c.memory()
+		c.gone = true
+	}
+	if c.memDir != "" {
+		if os.Remove(c.memDir) == nil || !exists(c.memDir) {
+			c.memDir = ""
+		}
+	}
+	_ = os.Remove(c.dir)
+}
+
+// eventsField reads a "key value" line of a cgroup file as a number.
+func eventsField(path, key string) int64 {
+	v, _ := keyedValue(path, key)
+	return v
+}
+
+// keyedValue reads the number after key in a file of "key value" lines.
+func keyedValue(path, key string) (int64, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), " ")
+		if ok && k == key {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
+}
+
+func readInt(path string) (int64, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	return n, err == nil
+}
+
+// RemoveStale removes the empty cgroups left by hosts that are gone (a
+// host killed by SIGKILL cannot remove its own); it returns those removed.
+func RemoveStale() []string {
+	h := sharedHierarchy()
+	var removed []string
+	for _, parent := range []string{h.v2, h.v1mem} {
+		if parent == "" {
+			continue
+		}
+		ents, err := os.ReadDir(parent)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			rest, ok := strings.CutPrefix(e.Name(), cgroupPrefix)
+			if !ok || !e.IsDir() {
+				continue
+			}
+			digits, _, _ := strings.Cut(rest, "-")
+			pid, err := strconv.Atoi(digits)
+			if err != nil || pid <= 0 || pidAlive(pid) {
+				continue
+			}
+			// Only an empty one: its bots died with their host (Pdeathsig);
+			// one still populated may be another host's, in another PID
+			// namespace sharing this hierarchy, and is left alone.
+			dir := filepath.Join(parent, e.Name())
+			if v, ok := keyedValue(filepath.Join(dir, "cgroup.events"), "populated"); ok && v != 0 {
+				continue
+			}
+			if os.Remove(dir) == nil {
+				removed = append(removed, dir)
+			}
+		}
+	}
+	return removed
+}
+
+func pidAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// controllerOn reports whether the children of cgroup dir get controller
+// name (it is in dir's cgroup.subtree_control).
+func controllerOn(dir, name string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
+	if err != nil {
+		return false
+	}
+	for _, f := range strings.Fields(string(b)) {
+		if f == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Frozen reports whether process pid is in a frozen cgroup (what Suspend
+// does where cgroups serve; a process stopped by a signal is not).
+func Frozen(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cgroup")
+	if err != nil {
+		return false
+	}
+	umount, _ := mountPoints()
+	for _, line := range strings.Split(string(b), "\n") {
+		if path, ok := strings.CutPrefix(line, "0::"); ok && umount != "" {
+			return eventsField(filepath.Join(umount, path, "cgroup.events"), "frozen") == 1
+		}
+	}
+	return false
+}

@@ -1,0 +1,39 @@
+// Package procrun is the one process runner behind every bot the host
+// starts: plugin bots (host/pluginbot, through go-plugin's runner hook) and
+// external engines (host/enginebot). It holds one contract on every
+// platform:
+//
+//   - Start starts a prepared exec.Cmd inside a container of its own and
+//     gives its minimal environment (Env);
+//   - Suspend and Resume stop and continue the bot and everything it
+//     started;
+//   - CPU reports the CPU time the bot and its descendants have used;
+//   - Kill ends the bot and everything it started, whatever state it is in
+//     (running, suspended, escaped into a new session), bounded in time;
+//   - Ending reports how it ended: its exit status, and whether it went
+//     over its memory cap, with its peak.
+//
+// The container is, best first:
+//
+//   - Linux, cgroup v2: a child cgroup of the host's own (found in
+//     /proc/self/cgroup on the unified mount), the bot placed in it at
+//     clone time (CLONE_INTO_CGROUP); cgroup.freeze suspends, cgroup.kill
+//     ends every process in it (a `setsid -f` or double-forked child
+//     included), cpu.stat accounts CPU time, memory.max and pids.max cap
+//     it where those controllers are enabled. In hybrid mode the memory
+//     controller stays on v1: a child memory cgroup of the host's caps the
+//     bot there when it can be made (as root).
+//   - Linux without a cgroup it can make: the host becomes a child
+//     subreaper (PR_SET_CHILD_SUBREAPER), each bot's processes carry a
+//     marker in their environment (KINROW_BOT_ID), and Kill ends every
+//     process of the bot's process group, its descendants and every
+//     process carrying its marker; memory is capped with RLIMIT_AS.
+//   - Other Unix systems (macOS): a process group of its own, SIGSTOP and
+//     SIGCONT, SIGKILL to the group.
+//   - Windows: a Job Object holds the bot and its children (killed with
+//     its job, closed with the host), suspended process by process, with
+//     the job's memory limit.
+//
+// Detect says which is in force; the host logs it at start-up and
+// `kinrow doctor` prints it.
+package procrun

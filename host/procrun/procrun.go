@@ -1,0 +1,303 @@
+package procrun
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Config is what a bot's container holds it to.
+type Config struct {
+	// Name names the bot in errors.
+	Name string
+	// Memory caps the memory of the bot and its descendants, in bytes; 0
+	// leaves it uncapped.
+	Memory int64
+	// Pids caps how many processes and threads the bot may have at once
+	// where the pids controller is enabled; 0 leaves it uncapped.
+	Pids int
+}
+
+// KillTimeout bounds how long Kill waits for the bot's processes to go.
+const KillTimeout = 3 * time.Second
+
+// IDEnv is the environment variable marking every process of a bot with
+// its container's id (used to find escaped processes where no cgroup can
+// be made).
+const IDEnv = "KINROW_BOT_ID"
+
+// Ending is how a bot ended.
+type Ending struct {
+	Exited bool   // the leader process has exited
+	How    string // "exit status 3", "signal: killed", "exited normally"
+	// OverMemory is set when the bot was killed for going over its memory
+	// cap (the kernel's OOM killer in its cgroup).
+	OverMemory bool
+	// HitMemory is set once the bot has reached its cap at all (the kernel
+	// refused it memory, or killed it).
+	HitMemory bool
+	// Peak is the most memory the bot used, in bytes, where known (0
+	// otherwise).
+	Peak int64
+	// Limit is the memory cap (0: none).
+	Limit int64
+}
+
+// Process is one bot started by Start.
+type Process struct {
+	cmd    *exec.Cmd
+	c      container
+	cfg    Config
+	pid    int
+	exited chan struct{}
+
+	mu        sync.Mutex
+	waitErr   error
+	suspended bool
+	killed    bool
+	killMu    sync.Mutex // one Kill at a time (go-plugin and the host may both call it)
+}
+
+// container is one platform's way of holding a bot.
+type container interface {
+	// prepare sets up cmd before it starts (process attributes).
+	prepare(cmd *exec.Cmd) error
+	// started takes in the started leader.
+	started(pid int) error
+	suspend() error
+	resume() error
+	// kill ends every process of the bot; the leader may be gone already.
+	kill() error
+	// cpu is the CPU time of the bot and its descendants, false if unknown.
+	cpu() (time.Duration, bool)
+	// memory says whether the bot was killed over its cap, whether it hit
+	// its cap at all, and its peak.
+	memory() (over, hit bool, peak int64)
+	// empty reports whether no process of the bot is left.
+	empty() bool
+	// release frees the container once empty.
+	release()
+}
+
+// Start starts cmd (its Path, Args, Dir, Env and standard streams set by
+// the caller) in a container of its own under cfg. The caller must not
+// call cmd.Start or cmd.Wait; Wait and Exited do. ctx bounds the start.
+func Start(ctx context.Context, cmd *exec.Cmd, cfg Config) (*Process, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", cfg.Name, err)
+	}
+	if cfg.Memory < 0 {
+		return nil, fmt.Errorf("start %s: memory cap %d is negative", cfg.Name, cfg.Memory)
+	}
+	c, err := newContainer(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("start %s: %w", cfg.Name, err)
+	}
+	if err := c.prepare(cmd); err != nil {
+		c.release()
+		return nil, fmt.Errorf("start %s: %w", cfg.Name, err)
+	}
+	if err := cmd.Start(); err != nil {
+		c.release()
+		return nil, fmt.Errorf("start %s: %w", cfg.Name, err)
+	}
+	p := &Process{cmd: cmd, c: c, cfg: cfg, pid: cmd.Process.Pid, exited: make(chan struct{})}
+	if err := c.started(p.pid); err != nil {
+		_ = c.kill()
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		c.release()
+		return nil, fmt.Errorf("start %s: %w", cfg.Name, err)
+	}
+	go func() {
+		err := cmd.Wait()
+		p.mu.Lock()
+		p.waitErr = err
+		p.mu.Unlock()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+// PID is the leader's process id.
+func (p *Process) PID() int { return p.pid }
+
+// Exited is closed once the leader process has exited.
+func (p *Process) Exited() <-chan struct{} { return p.exited }
+
+// Wait waits for the leader to exit and returns what exec.Cmd.Wait did.
+func (p *Process) Wait(ctx context.Context) error {
+	select {
+	case <-p.exited:
+	case <-ctx.Done():
+		return fmt.Errorf("wait for %s: %w", p.cfg.Name, ctx.Err())
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.waitErr
+}
+
+// WaitExit waits up to d for the leader to exit; reports whether it did.
+// d <= 0 only looks.
+func (p *Process) WaitExit(d time.Duration) bool {
+	if d <= 0 {
+		select {
+		case <-p.exited:
+			return true
+		default:
+			return false
+		}
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// Suspend stops the bot and everything it started, unless already done.
+func (p *Process) Suspend() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.suspended || p.killed {
+		return nil
+	}
+	if err := p.c.suspend(); err != nil {
+		return fmt.Errorf("suspend %s: %w", p.cfg.Name, err)
+	}
+	p.suspended = true
+	return nil
+}
+
+// Resume continues what Suspend stopped.
+func (p *Process) Resume() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.suspended || p.killed {
+		return nil
+	}
+	if err := p.c.resume(); err != nil {
+		return fmt.Errorf("resume %s: %w", p.cfg.Name, err)
+	}
+	p.suspended = false
+	return nil
+}
+
+// Suspended reports whether the bot is suspended.
+func (p *Process) Suspended() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.suspended
+}
+
+// CPU is the CPU time used so far by the bot and its descendants; false
+// where the platform cannot tell.
+func (p *Process) CPU() (time.Duration, bool) { return p.c.cpu() }
+
+// Kill ends the bot and everything it started, whatever its state, waits
+// for them at most KillTimeout, and frees the container. It reports
+// whether everything is gone. Calling it again only waits again.
+func (p *Process) Kill() bool {
+	p.killMu.Lock()
+	defer p.killMu.Unlock()
+	p.mu.Lock()
+	p.killed = true
+	p.mu.Unlock()
+	_ = p.c.kill()
+	deadline := time.Now().Add(KillTimeout)
+	gone := p.WaitExit(KillTimeout)
+	for !p.c.empty() && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+		_ = p.c.kill()
+	}
+	empty := p.c.empty()
+	if empty {
+		p.c.release()
+	}
+	return gone && empty
+}
+
+// Ending reports how the bot ended; Exited is false while the leader runs.
+func (p *Process) Ending() Ending {
+	e := Ending{Limit: p.cfg.Memory}
+	p.killMu.Lock()
+	e.OverMemory, e.HitMemory, e.Peak = p.c.memory()
+	p.killMu.Unlock()
+	if !p.WaitExit(0) {
+		return e
+	}
+	e.Exited = true
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.waitErr != nil {
+		e.How = p.waitErr.Error()
+	} else {
+		e.How = "exited normally"
+	}
+	// Killed by a signal the host did not send, at its cap: the kernel's
+	// OOM killer, even where its counter has not caught up.
+	if !e.OverMemory && e.HitMemory && !p.killed && strings.Contains(e.How, "signal: killed") {
+		e.OverMemory = true
+	}
+	return e
+}
+
+// newID returns a random container id.
+func newID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// MinimalEnv builds a bot's environment from the host's (as os.Environ
+// gives it): PATH, HOME, TMPDIR, LANG, every KINROW_* variable, the names in
+// pass, and extra (NAME=VALUE, added last so they win). On Windows the
+// variables programs need to run at all (SYSTEMROOT, …) are kept too.
+func MinimalEnv(host []string, pass []string, extra []string) []string {
+	keep := map[string]bool{"PATH": true, "HOME": true, "TMPDIR": true, "LANG": true}
+	for _, n := range platformEnv {
+		keep[n] = true
+	}
+	for _, n := range pass {
+		keep[envKey(n)] = true
+	}
+	var env []string
+	for _, kv := range host {
+		name, _, ok := strings.Cut(kv, "=")
+		if !ok || name == "" {
+			continue
+		}
+		if keep[envKey(name)] || strings.HasPrefix(name, "KINROW_") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, extra...)
+}
+
+// CheckEnvName says whether name can be passed through to a bot.
+func CheckEnvName(name string) error {
+	if name == "" {
+		return errors.New("an empty environment variable name")
+	}
+	for _, c := range name {
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return fmt.Errorf("environment variable name %q: only letters, digits and _ are accepted", name)
+		}
+	}
+	return nil
+}
+
+// MemoryDetail words an ending over the memory cap for a forfeit's
+// detail: "over its memory cap of 64 MiB (peak 64 MiB)".
+func MemoryDetail(e Ending) string {
+	return fmt.Sprintf("over its memory cap of %s (peak %s)", FormatSize(e.Limit), FormatSize(e.Peak))
+}

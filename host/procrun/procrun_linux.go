@@ -1,0 +1,247 @@
+package procrun
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// platformEnv is what a bot's minimal environment keeps beyond the common
+// names.
+var platformEnv []string
+
+func envKey(name string) string { return name }
+
+// sharedHierarchy finds where the host can make cgroups, once per process:
+// it is a fact about the machine, not state.
+var sharedHierarchy = sync.OnceValue(findHierarchy)
+
+// subreaper makes the host a child subreaper once, for the fallback.
+var subreaper = sync.OnceValue(func() error {
+	return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+})
+
+// Detect says which containment the bots started now get.
+func Detect() Containment {
+	h := sharedHierarchy()
+	if h.v2 != "" {
+		c := Containment{Kind: "cgroup v2", Where: h.v2, Freeze: true, KillAll: true, CPU: true}
+		switch {
+		case controllerOn(h.v2, "memory"):
+			c.Memory = "cgroup v2 memory.max"
+		case h.v1mem != "":
+			c.Memory = "cgroup v1 memory (" + h.v1mem + ")"
+		default:
+			c.Memory = "RLIMIT_AS (" + h.memWhy + ")"
+		}
+		return c
+	}
+	c := Containment{Kind: "process group + child subreaper", Why: h.reason, Freeze: true, KillAll: true, CPU: true, Memory: "RLIMIT_AS"}
+	if err := subreaper(); err != nil {
+		c.Kind = "process group"
+		c.KillAll, c.Freeze = false, false
+		c.Why += fmt.Sprintf("; PR_SET_CHILD_SUBREAPER: %v", err)
+	}
+	return c
+}
+
+func newContainer(cfg Config) (container, error) {
+	h := sharedHierarchy()
+	if h.v2 != "" {
+		c, err := newCgroup(h, cfg)
+		if err == nil {
+			if cfg.Memory > 0 && c.memDir == "" && !exists(c.dir+"/memory.max") {
+				return &rlimited{container: c, limit: cfg.Memory}, nil
+			}
+			return c, nil
+		}
+		// A cgroup that could be made a moment ago cannot now (the host
+		// was moved?): fall back rather than refuse the bot.
+	}
+	_ = subreaper()
+	return &group{id: newID(), limit: cfg.Memory}, nil
+}
+
+// sysAttr returns cmd's process attributes, made if missing, with the
+// attributes every bot gets: a process group of its own, SIGKILL when the
+// host dies.
+func sysAttr(cmd *exec.Cmd) *syscall.SysProcAttr {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	return cmd.SysProcAttr
+}
+
+// rlimited caps a cgroup-held bot's memory with RLIMIT_AS where no memory
+// controller serves.
+type rlimited struct {
+	container
+	limit int64
+}
+
+func (r *rlimited) started(pid int) error {
+	if err := r.container.started(pid); err != nil {
+		return err
+	}
+	return setRlimitAS(pid, r.limit)
+}
+
+func setRlimitAS(pid int, limit int64) error {
+	if limit <= 0 {
+		return nil
+	}
+	lim := unix.Rlimit{Cur: uint64(limit), Max: uint64(limit)}
+	if err := unix.Prlimit(pid, unix.RLIMIT_AS, &lim, nil); err != nil {
+		return fmt.Errorf("cap the bot's address space (RLIMIT_AS): %w", err)
+	}
+	return nil
+}
+
+// group is the fallback container: the bot's process group, every process
+// marked with its id in the environment, the host a child subreaper.
+type group struct {
+	id    string
+	pid   int
+	limit int64
+}
+
+func (g *group) prepare(cmd *exec.Cmd) error {
+	sysAttr(cmd)
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, IDEnv+"="+g.id)
+	return nil
+}
+
+func (g *group) started(pid int) error {
+	g.pid = pid
+	return setRlimitAS(pid, g.limit)
+}
+
+// members lists the live processes of the bot: its process group, and
+// every process carrying its marker.
+func (g *group) members() []int {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	marker := []byte(IDEnv + "=" + g.id + "\x00")
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == g.pid {
+			continue
+		}
+		pgid, _ := syscall.Getpgid(pid)
+		if pgid == g.pid {
+			pids = append(pids, pid)
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err == nil && bytes.Contains(append(env, 0), marker) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+func (g *group) signal(sig syscall.Signal) error {
+	err := syscall.Kill(-g.pid, sig)
+	if err != nil && !errors.Is(err, syscall.ESRCH) {
+		return err
+	}
+	for _, pid := range g.members() {
+		_ = syscall.Kill(pid, sig)
+	}
+	return nil
+}
+
+func (g *group) suspend() error { return g.signal(syscall.SIGSTOP) }
+func (g *group) resume() error  { return g.signal(syscall.SIGCONT) }
+
+func (g *group) kill() error {
+	err := g.signal(syscall.SIGKILL)
+	g.reap()
+	return err
+}
+
+// reap collects the marked processes that came back to the host (a child
+// subreaper) as zombies; the leader is exec.Cmd.Wait's.
+func (g *group) reap() {
+	for _, pid := range g.members() {
+		if ppid(pid) == os.Getpid() {
+			var ws syscall.WaitStatus
+			_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+		}
+	}
+}
+
+func ppid(pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 2 {
+		return 0
+	}
+	n, _ := strconv.Atoi(f[1])
+	return n
+}
+
+func (g *group) cpu() (time.Duration, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(g.pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 15 {
+		return 0, false
+	}
+	var ticks int64
+	for _, k := range []int{11, 12, 13, 14} { // utime stime cutime cstime
+		n, _ := strconv.ParseInt(f[k], 10, 64)
+		ticks += n
+	}
+	return time.Duration(ticks) * (time.Second / 100), true
+}
+
+func (g *group) memory() (bool, bool, int64) { return false, false, 0 }
+
+func (g *group) empty() bool {
+	g.reap()
+	for _, pid := range g.members() {
+		if !zombie(pid) {
+			return false
+		}
+	}
+	return true
+}
+
+func zombie(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i < 0 || i+2 >= len(b) || b[i+2] == 'Z' || b[i+2] == 'X'
+}
+
+func (g *group) release() {}
