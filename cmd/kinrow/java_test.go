@@ -601,7 +601,7 @@ func TestJavaPlayerSuspendedWhileOpponentThinks(t *testing.T) {
 			}
 			for _, p := range javaProcesses() {
 				pid, _ := strconv.Atoi(strings.Fields(p)[0])
-				if procState(pid) == "T" {
+				if procState(pid) == "T" || procrunFrozen(pid) { // stopped, or frozen in its cgroup
 					seen = true
 				}
 			}
