@@ -30,6 +30,9 @@ func plies(t *testing.T, g *referee.Game, x, o referee.Player, n int) *record.Re
 			t.Fatal(err)
 		}
 	}
+	// The players may be attached to another game next: the last move's
+	// notification must have reached them first (the game may be open).
+	g.Settle(ctx)
 	return g.Record()
 }
 
