@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/go-hclog"
@@ -89,7 +90,17 @@ func (l *liveMatch) moved(rec *record.Record, m engine.Move) {
 	l.mu.Lock()
 	id := l.id(rec)
 	l.mu.Unlock()
-	l.hub.Move(id, m, rec.Moves[len(rec.Moves)-1].MS, nil)
+	last := rec.Moves[len(rec.Moves)-1]
+	l.hub.Move(id, m, last.MS, searchInfo(last.Search))
+}
+
+// searchInfo is the page's form of a bot's last search report (nil when
+// the bot reported none).
+func searchInfo(s *record.Search) *view.SearchInfo {
+	if s == nil {
+		return nil
+	}
+	return &view.SearchInfo{Depth: s.Depth, Score: fmt.Sprintf("%+d", s.Score), Nodes: s.Nodes, PV: strings.Join(s.PV, " ")}
 }
 
 // ended passes the finished record on and the summary so far: one row per
