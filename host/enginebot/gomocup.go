@@ -85,17 +85,6 @@ func (w *bytesWriter) Write(p []byte) (int, error) { *w = append(*w, p...); retu
 // this long for one that thinks on (pondering with suspend = false).
 const settleWait = 25 * time.Millisecond
 
-// maxQuote bounds the text of an engine's line quoted in logs and errors.
-const maxQuote = 200
-
-// quote cuts s to maxQuote bytes for a log or an error.
-func quote(s string) string {
-	if len(s) > maxQuote {
-		return s[:maxQuote] + "…"
-	}
-	return s
-}
-
 // drain logs and drops lines the engine sent when nothing was asked (say a
 // late MESSAGE), so they are not taken for the next answer. It returns the
 // first move among them: an answer nobody asked for.
@@ -110,11 +99,11 @@ func (d *gomocupDriver) drain() (stray string) {
 				d.e.log.Warn("engine wrote between commands", "error", r.err)
 				continue
 			}
-			d.e.log.Debug("engine wrote between commands", "line", r.resp.Kind.String(), "text", quote(r.resp.String()))
+			d.e.log.Debug("engine wrote between commands", "line", r.resp.Kind.String(), "text", referee.Quote(r.resp.String()))
 			switch r.resp.Kind {
 			case gomocup.ReplyMove, gomocup.ReplyMoves, gomocup.ReplySuggest, gomocup.ReplySwap:
 				if stray == "" {
-					stray = quote(r.resp.String())
+					stray = referee.Quote(r.resp.String())
 				}
 			}
 		default:
@@ -144,10 +133,10 @@ func (d *gomocupDriver) next(ctx context.Context) (gomocup.Response, error) {
 			}
 			switch r.resp.Kind {
 			case gomocup.ReplyMessage:
-				d.e.log.Info("engine message", "text", quote(r.resp.Text))
+				d.e.log.Info("engine message", "text", referee.Quote(r.resp.Text))
 				continue
 			case gomocup.ReplyDebug:
-				d.e.log.Debug("engine debug", "text", quote(r.resp.Text))
+				d.e.log.Debug("engine debug", "text", referee.Quote(r.resp.Text))
 				continue
 			}
 			return r.resp, nil
@@ -182,9 +171,9 @@ func (d *gomocupDriver) expectOK(ctx context.Context, cmd string) (unknown bool,
 		case gomocup.ReplyOK:
 			return false, nil
 		case gomocup.ReplyError:
-			return false, fmt.Errorf("engine answered ERROR to %s: %s", cmd, quote(r.Text))
+			return false, fmt.Errorf("engine answered ERROR to %s: %s", cmd, referee.Quote(r.Text))
 		case gomocup.ReplyUnknown:
-			return true, fmt.Errorf("engine answered UNKNOWN to %s: %s", cmd, quote(r.Text))
+			return true, fmt.Errorf("engine answered UNKNOWN to %s: %s", cmd, referee.Quote(r.Text))
 		}
 		return false, fmt.Errorf("engine answered %s to %s instead of OK", r.Kind, cmd)
 	}
@@ -223,7 +212,7 @@ func (d *gomocupDriver) about(ctx context.Context) error {
 	case err != nil:
 		return err
 	default:
-		d.e.log.Debug("engine ready", "about", quote(r.String()))
+		d.e.log.Debug("engine ready", "about", referee.Quote(r.String()))
 	}
 	return nil
 }
@@ -443,7 +432,7 @@ func (d *gomocupDriver) genMove(ctx context.Context, req referee.MoveRequest) (s
 			continue
 		}
 		d.e.log.Warn("engine answered something other than a move; ignored, as Gomocup managers do",
-			"waiting for", "a move after "+ask.Kind.String(), "line", quote(r.String()))
+			"waiting for", "a move after "+ask.Kind.String(), "line", referee.Quote(r.String()))
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kinrow/kinrow/host/botpath"
 	"github.com/kinrow/kinrow/host/manifest"
+	"github.com/kinrow/kinrow/host/referee"
 )
 
 // LockFile is the name of the lock file beside the bots: one line per
@@ -49,7 +50,7 @@ func ParseLock(data []byte) (map[string]string, error) {
 			ok = line[64:66] == "  " || line[64:66] == " *"
 		}
 		if !ok || strings.TrimSpace(name) == "" {
-			return nil, fmt.Errorf("lock file line %d %q: want a SHA-256 (64 hex digits), two spaces and a file name, as sha256sum writes", n, quoteShort(line))
+			return nil, fmt.Errorf("lock file line %d %q: want a SHA-256 (64 hex digits), two spaces and a file name, as sha256sum writes", n, referee.Quote(line))
 		}
 		if _, err := hex.DecodeString(sum); err != nil {
 			return nil, fmt.Errorf("lock file line %d: %q is not 64 hex digits", n, sum)
@@ -64,13 +65,6 @@ func ParseLock(data []byte) (map[string]string, error) {
 		return nil, fmt.Errorf("lock file: %w", err)
 	}
 	return sums, nil
-}
-
-func quoteShort(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "…"
-	}
-	return s
 }
 
 // FileSHA256 is the SHA-256 of a file's contents in lower-case hex.
