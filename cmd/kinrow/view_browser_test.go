@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,21 +13,17 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/kinrow/kinrow/host/recordfmt"
+	"github.com/kinrow/kinrow/internal/testbuild"
 )
 
 // chromiumPath returns a headless-capable Chromium, or skips the test.
 func chromiumPath(t *testing.T) string {
 	t.Helper()
-	if p := os.Getenv("KINROW_CHROMIUM"); p != "" {
-		return p
+	p, ok := testbuild.Chromium()
+	if !ok {
+		t.Skip("no Chromium on this machine: the browser tests skip (make test-browser installs Debian's chromium)")
 	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Skip("no Chromium on this machine: the browser tests skip (make test-browser installs Debian's chromium)")
-	return ""
+	return p
 }
 
 // End to end: kinrow match --view ADDR, alphabeta against itself (games

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,6 +15,7 @@ import (
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
 	"github.com/kinrow/kinrow/host/recordfmt"
+	"github.com/kinrow/kinrow/internal/testbuild"
 )
 
 // The browser tests drive a headless Chromium (Debian's chromium package:
@@ -27,16 +27,11 @@ import (
 // chromium returns the browser's path, or skips the test.
 func chromium(t *testing.T) string {
 	t.Helper()
-	if p := os.Getenv("KINROW_CHROMIUM"); p != "" {
-		return p
+	p, ok := testbuild.Chromium()
+	if !ok {
+		t.Skip("no Chromium on this machine: the browser tests skip (make test-browser installs Debian's chromium and runs them)")
 	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "headless-shell"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Skip("no Chromium on this machine: the browser tests skip (make test-browser installs Debian's chromium and runs them)")
-	return ""
+	return p
 }
 
 // browser starts a headless Chromium and returns a context for its tab.

@@ -2,6 +2,7 @@ package testbuild
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -58,4 +59,19 @@ func Build(dir string, testBots ...string) error {
 	}
 	wg.Wait()
 	return firstErr
+}
+
+// Chromium returns the path of a headless-capable Chromium for the
+// browser tests: $KINROW_CHROMIUM, else the first of Debian's and
+// Google's names on PATH; false when there is none (the tests skip).
+func Chromium() (string, bool) {
+	if p := os.Getenv("KINROW_CHROMIUM"); p != "" {
+		return p, true
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, true
+		}
+	}
+	return "", false
 }
