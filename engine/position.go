@@ -301,6 +301,42 @@ func (p *Position) winsExactlyAt(cell int, c Color) bool {
 	return false
 }
 
+// LastCell is the cell the last move filled, or -1 on an empty board.
+func (p *Position) LastCell() int {
+	if len(p.history) == 0 {
+		return -1
+	}
+	return int(p.history[len(p.history)-1])
+}
+
+// WinningLine returns the cells of the line that won the game, through the
+// last move, under the rules' line rule (exactly K where only exactly K
+// wins), from one end to the other; nil while no one has won.
+func (p *Position) WinningLine() []int {
+	cell := p.LastCell()
+	if cell < 0 || p.Result().Winner() == Empty {
+		return nil
+	}
+	c := p.cells[cell]
+	cols, rows := p.rules.Cols, p.rules.Rows
+	r0, c0 := cell/cols, cell%cols
+	for d := 0; d < 4; d++ {
+		dr, dc := Direction(d)
+		rs, cs := r0, c0
+		for r, cc := rs-dr, cs-dc; r >= 0 && r < rows && cc >= 0 && cc < cols && p.cells[r*cols+cc] == c; r, cc = r-dr, cc-dc {
+			rs, cs = r, cc
+		}
+		var line []int
+		for r, cc := rs, cs; r >= 0 && r < rows && cc >= 0 && cc < cols && p.cells[r*cols+cc] == c; r, cc = r+dr, cc+dc {
+			line = append(line, r*cols+cc)
+		}
+		if len(line) == p.rules.K || len(line) > p.rules.K && !p.rules.Line.exactFor(c) {
+			return line
+		}
+	}
+	return nil
+}
+
 // Direction returns the d-th (0..3) of the four line directions as a (row,
 // column) step: horizontal, vertical, diagonal, anti-diagonal.
 func Direction(d int) (dr, dc int) {

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/kinrow/kinrow/engine"
-	"github.com/kinrow/kinrow/host/recordfmt"
 )
 
 // markedDiagram is the position's diagram (engine.Position.Diagram) with
@@ -42,15 +41,13 @@ func markedDiagram(p *engine.Position) string {
 		s[col] = b
 		lines[line] = string(s)
 	}
-	for _, cell := range recordfmt.WinningLine(p) {
+	for _, cell := range p.WinningLine() {
 		line, col := at(cell)
 		if line < len(lines) && col < len(lines[line]) {
 			set(line, col, strings.ToUpper(lines[line][col : col+1])[0])
 		}
 	}
-	before := p.Clone()
-	m, _ := before.Undo()
-	line, col := at(before.Cell(m))
+	line, col := at(p.LastCell())
 	set(line, col-1, '(')
 	set(line, col+1, ')')
 	return strings.Join(lines, "\n")

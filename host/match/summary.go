@@ -212,5 +212,6 @@ func (s *Summary) add(rec *record.Record) (pairDone bool) {
 // sprt returns the log-likelihood ratio and decision of the only pairing.
 func (s *Summary) sprt(t stats.SPRT) (float64, stats.Decision) {
 	p := s.Pairings[0].Penta
-	return t.LLR(p), t.Decide(p)
+	llr := t.LLR(p)
+	return llr, t.DecideLLR(llr)
 }

@@ -110,7 +110,7 @@ func (g *Game) SVG(ply int) ([]byte, error) {
 		x, y := center(cellOf[len(cellOf)-1])
 		fmt.Fprintf(&b, `<rect class="kr-last" x="%d" y="%d" width="%d" height="%d"/>`, x-svgCell/2+2, y-svgCell/2+2, svgCell-4, svgCell-4)
 	}
-	if line := WinningLine(pos); len(line) > 0 {
+	if line := pos.WinningLine(); len(line) > 0 {
 		x0, y0 := center(line[0])
 		x1, y1 := center(line[len(line)-1])
 		var cells bytes.Buffer
@@ -133,34 +133,4 @@ func cellName(r engine.Rules, cell int) string {
 		return r.ColumnLabel(cell%r.Cols) + "/" + strconv.Itoa(cell/r.Cols+1)
 	}
 	return r.FormatMove(engine.Move(cell))
-}
-
-// WinningLine returns the cells of the line that won the game, in order
-// along the line (the whole run through the last move, at least K cells),
-// or nil when the game was not won by its last move.
-func WinningLine(pos *engine.Position) []int {
-	w := pos.Result().Winner()
-	if w == engine.Empty || pos.Ply() == 0 {
-		return nil
-	}
-	r := pos.Rules()
-	last := pos.Clone()
-	m, _ := last.Undo()
-	cell := last.Cell(m)
-	r0, c0 := cell/r.Cols, cell%r.Cols
-	for d := 0; d < 4; d++ {
-		dr, dc := engine.Direction(d)
-		rs, cs := r0, c0
-		for rs-dr >= 0 && rs-dr < r.Rows && cs-dc >= 0 && cs-dc < r.Cols && pos.At(rs-dr, cs-dc) == w {
-			rs, cs = rs-dr, cs-dc
-		}
-		var line []int
-		for rr, cc := rs, cs; rr >= 0 && rr < r.Rows && cc >= 0 && cc < r.Cols && pos.At(rr, cc) == w; rr, cc = rr+dr, cc+dc {
-			line = append(line, rr*r.Cols+cc)
-		}
-		if len(line) >= r.K {
-			return line
-		}
-	}
-	return nil
 }
