@@ -362,7 +362,7 @@ func (b *Brain) start(ctx context.Context, c gomocup.Command) gomocup.Response {
 func (b *Brain) startRules(ctx context.Context, rules engine.Rules) error {
 	if b.cfg.Bot != "" {
 		info, err := b.cfg.Loader.Info(ctx, b.cfg.Bot)
-		if err == nil && !playsVariant(info.Kinds, rules) {
+		if err == nil && !info.Plays(rules) {
 			return fmt.Errorf("bot %s does not play %s (INFO rule %d): it plays %s", b.cfg.Bot, rules, int(gomocup.RuleOf(rules.Line)), strings.Join(info.Kinds, ", "))
 		}
 	}
@@ -394,17 +394,6 @@ func (b *Brain) startRules(ctx context.Context, rules engine.Rules) error {
 	}
 	b.log.Info("game started", "rules", rules.String(), "bot", b.botName)
 	return nil
-}
-
-// playsVariant tells whether a bot's kinds name the variant of rules (see
-// engine.Rules.Variant).
-func playsVariant(kinds []string, rules engine.Rules) bool {
-	for _, k := range kinds {
-		if strings.EqualFold(k, rules.Variant()) {
-			return true
-		}
-	}
-	return false
 }
 
 // followRule restarts the game on the same board when an INFO rule came

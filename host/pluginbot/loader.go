@@ -329,19 +329,6 @@ func (l *Loader) probe(e botpath.Entry) (*probe, error) {
 	return p, nil
 }
 
-// Plays reports whether a bot's description admits the rules: its Kinds
-// name the rules' variant (engine.Rules.Variant: "mnk" is freestyle only,
-// "mnk:exact" and "mnk:renju" the other line rules) and the board fits.
-func Plays(info botapi.Info, r engine.Rules) bool {
-	kind := false
-	for _, k := range info.Kinds {
-		if strings.EqualFold(k, r.Variant()) {
-			kind = true
-		}
-	}
-	return kind && (info.MaxRows == 0 || r.Rows <= info.MaxRows) && (info.MaxCols == 0 || r.Cols <= info.MaxCols)
-}
-
 // CheckPlays says whether bot name plays rules: nil if it does, else an
 // error "NAME does not play RULES (…)" naming what it plays (for an engine, the rules its manifest lists).
 func (l *Loader) CheckPlays(ctx context.Context, name string, r engine.Rules) error {
@@ -359,7 +346,7 @@ func (l *Loader) CheckPlays(ctx context.Context, name string, r engine.Rules) er
 		}
 		return nil
 	}
-	if !Plays(info, r) {
+	if !info.Plays(r) {
 		size := "of any size"
 		if info.MaxRows > 0 || info.MaxCols > 0 {
 			size = fmt.Sprintf("up to %dx%d", info.MaxRows, info.MaxCols)
@@ -409,7 +396,7 @@ func (l *Loader) Default(ctx context.Context, r engine.Rules) (string, error) {
 			broken = append(broken, fmt.Sprintf("%s (%v)", e.Name, err))
 			continue
 		}
-		plays := Plays(info, r)
+		plays := info.Plays(r)
 		if e.Kind == botpath.Manifest {
 			plays = l.CheckPlays(ctx, e.Name, r) == nil // exactly the rules listed
 		}

@@ -26,8 +26,8 @@ func TestPlaysVariants(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if Plays(free, r) != tc.free || Plays(all, r) != tc.all {
-			t.Errorf("%s: freestyle bot plays %v, every-variant bot %v; want %v, %v", tc.rules, Plays(free, r), Plays(all, r), tc.free, tc.all)
+		if free.Plays(r) != tc.free || all.Plays(r) != tc.all {
+			t.Errorf("%s: freestyle bot plays %v, every-variant bot %v; want %v, %v", tc.rules, free.Plays(r), all.Plays(r), tc.free, tc.all)
 		}
 	}
 }

@@ -2,9 +2,12 @@ package botapi
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-plugin"
+
+	"github.com/kinrow/kinrow/engine"
 )
 
 // ProtocolVersion is the newest plugin protocol version this package speaks:
@@ -257,6 +260,17 @@ type SolveReply struct {
 	// around Solver.Solve): kinrow solve --stats subtracts it from the
 	// whole to tell the boundary's share.
 	Time time.Duration
+}
+
+// Plays reports whether the bot declares the variant of r (Kinds holds
+// engine.Rules.Variant names: "mnk", "mnk:renju", ...) and its board fits
+// MaxRows and MaxCols.
+func (i Info) Plays(r engine.Rules) bool {
+	variant := false
+	for _, k := range i.Kinds {
+		variant = variant || strings.EqualFold(k, r.Variant())
+	}
+	return variant && (i.MaxRows == 0 || r.Rows <= i.MaxRows) && (i.MaxCols == 0 || r.Cols <= i.MaxCols)
 }
 
 // StrengthFor returns the bot's strength for games of kind (Kind's string,

@@ -53,16 +53,6 @@ func invalid(format string, args ...any) error {
 
 func (a *adapter) Info(context.Context) (botapi.Info, error) { return a.info, nil }
 
-// plays reports whether the bot declares the rules' variant (engine.Rules.Variant:
-// "mnk", "mnk:renju", ...) and their size.
-func plays(info botapi.Info, r engine.Rules) bool {
-	kind := false
-	for _, k := range info.Kinds {
-		kind = kind || strings.EqualFold(k, r.Variant())
-	}
-	return kind && (info.MaxRows == 0 || r.Rows <= info.MaxRows) && (info.MaxCols == 0 || r.Cols <= info.MaxCols)
-}
-
 // describePlays says what the bot plays, e.g. "connectx and mnk up to 15
 // rows and 15 columns".
 func describePlays(info botapi.Info) string {
@@ -88,7 +78,7 @@ func (a *adapter) NewGame(ctx context.Context, g botapi.Game) error {
 	if err != nil {
 		return invalid("%v", err)
 	}
-	if !plays(a.info, rules) {
+	if !a.info.Plays(rules) {
 		return invalid("bot %s does not play %s: it plays %s", a.info.Name, rules, describePlays(a.info))
 	}
 	color := engine.Empty
