@@ -225,7 +225,7 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	cfg := match.Config{
 		Rules: rules, Bots: specs, Gauntlet: *gauntlet, Games: *games, Concurrency: *concurrency,
 		Clock: clock, Grace: hf.grace, Openings: ops, RandomPlies: *randomPlies, MaxPlies: *maxPlies,
-		Seed: *seed, Shard: shard, SPRT: sprtCfg, Out: *out, Resume: *resume, GomocupTolerance: *gomocupTolerance,
+		Seed: *seed, Shard: shard, SPRT: sprtCfg, Out: *out, Resume: *resume,
 		Loader: loader, Logger: log,
 	}
 	if err := cfg.Validate(); err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/kinrow/kinrow/engine"
@@ -36,12 +37,8 @@ func newGameExport(list, out string, rules engine.Rules, resume bool) (*gameExpo
 	e := &gameExport{base: strings.TrimSuffix(out, filepath.Ext(out))}
 	for _, f := range strings.Split(list, ",") {
 		f = strings.TrimSpace(f)
-		ok := false
-		for _, a := range exportFormats {
-			ok = ok || f == a
-		}
 		switch {
-		case !ok:
+		case !slices.Contains(exportFormats, f):
 			return nil, fmt.Errorf("--out-format %q: accepted are %s (comma-separated)", f, strings.Join(exportFormats, ", "))
 		case f != "text" && rules.Kind != engine.MNK:
 			return nil, fmt.Errorf("--out-format %s: %s holds m,n,k games only, not %s (text holds Connect-X)", f, strings.ToUpper(f), rules)

@@ -46,12 +46,8 @@ type Config struct {
 	SPRT   *stats.SPRT
 	Out    string // JSON-lines file; "" for none
 	Resume bool
-	// GomocupTolerance is the time Gomocup engines may take beyond their
-	// timeout_turn before they forfeit (GomocupJudge gives 1 s). The loader
-	// applies it when it starts an engine; the runner only validates it.
-	GomocupTolerance time.Duration
-	Loader           Loader
-	Logger           hclog.Logger
+	Loader Loader
+	Logger hclog.Logger
 	// OnGame is called after every finished game (from one goroutine at a time).
 	OnGame func(done, total int, rec *record.Record)
 	// OnPair is called with the SPRT's log-likelihood ratio after every pair.
@@ -79,8 +75,6 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--concurrency %d: must be at least 1", c.Concurrency)
 	case c.MaxPlies < 0:
 		return fmt.Errorf("--max-plies %d: must be 0 (no limit) or more", c.MaxPlies)
-	case c.GomocupTolerance < 0:
-		return fmt.Errorf("--gomocup-tolerance %v: must be 0 or more", c.GomocupTolerance)
 	case c.SPRT != nil && len(Pairings(len(c.Bots), c.Gauntlet)) != 1:
 		return errors.New("--sprt needs exactly two bots")
 	case c.SPRT != nil && !c.Shard.Whole():
