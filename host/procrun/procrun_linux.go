@@ -211,6 +211,9 @@ func (g *group) cpu() (time.Duration, bool) {
 		return 0, false
 	}
 	i := bytes.LastIndexByte(b, ')')
+	if i < 0 { // not a stat line (the process is gone, or a kernel oddity)
+		return 0, false
+	}
 	f := strings.Fields(string(b[i+1:]))
 	if len(f) < 15 {
 		return 0, false
