@@ -205,6 +205,9 @@ while [ $# -gt 0 ]; do
 done
 shift
 [ "${1:-}" = -- ] && shift
+# sshd sets SHELL to the login shell; GNU parallel's remote worker runs the
+# job with $SHELL, and without it the job is silently not run.
+export SHELL=/bin/sh
 cd "$FAKE_SSH_HOME/$(basename "$0")" || exit 255
 exec bash -c "$*"
 `
@@ -256,7 +259,11 @@ func TestShardsWithGNUParallelOverSSH(t *testing.T) {
 	runOK(t, cmd)
 	var files []string
 	for i := range 4 {
-		files = append(files, filepath.Join(local, fmt.Sprintf("shard-%d.jsonl", i)))
+		f := filepath.Join(local, fmt.Sprintf("shard-%d.jsonl", i))
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("shard %d did not come back (--return): %v", i, err)
+		}
+		files = append(files, f)
 	}
 	for _, node := range []string{"ssh-node1", "ssh-node2"} {
 		// The shards ran there, on the bin/ --basefile shipped.
