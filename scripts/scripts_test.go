@@ -76,6 +76,22 @@ func TestTournamentScript(t *testing.T) {
 			t.Errorf("results lack %q:\n%s", want, text)
 		}
 	}
+	// Run again (as after an interruption): the records are continued with
+	// --resume, never refused or overwritten, and the tables are the same.
+	records := strings.TrimSuffix(out, ".md") + "-connect4.jsonl"
+	before, err := os.ReadFile(records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, []string{"KINROW=" + filepath.Join(binDir, "kinrow"), "RULES=tictactoe connect4", "GAMES=2",
+		"MOVETIME=200ms", "OUT=" + out}, "bash", "tournament.sh")
+	after, _ := os.ReadFile(records)
+	if string(after) != string(before) {
+		t.Errorf("a second run changed %s (a finished schedule plays nothing more)", records)
+	}
+	if again, _ := os.ReadFile(out); string(again) != text {
+		t.Errorf("a resumed run's tables differ:\n%s\nfirst:\n%s", again, text)
+	}
 }
 
 // TestSolveBenchScript runs solve-bench.sh on the first lines of the shared

@@ -5,7 +5,10 @@
 #   RULES="connect4 gomoku" GAMES=10 MOVETIME=200ms MAXPLIES=200 OUT=results.md scripts/tournament.sh
 #
 # The bots are the ones the host finds (kinrow-bots); each rule set is one
-# `kinrow match` round robin with records in OUT's directory.
+# `kinrow match` round robin with records beside OUT (OUT-RULES.jsonl). Run
+# again with the same settings after an interruption: a rule set whose
+# records file already holds games is continued with --resume, so only the
+# missing games are played and the tables count every game.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 KINROW=${KINROW:-$here/../bin/kinrow}
@@ -43,9 +46,12 @@ for rules in $RULES; do
     echo "## $rules"
     echo
     echo '```'
+    records="${OUT%.*}-${rules//[:]/_}.jsonl"
+    resume=()
+    [ -s "$records" ] && resume=(--resume)
     "$KINROW" match --log-level warn --rules "$rules" "${args[@]}" --games "$GAMES" \
       --movetime "$MOVETIME" --concurrency "$CONCURRENCY" --random-plies 2 --max-plies "$MAXPLIES" \
-      --out "${OUT%.*}-${rules//[:]/_}.jsonl"
+      --out "$records" "${resume[@]}"
     echo '```'
     echo
   } >>"$OUT"
