@@ -16,6 +16,7 @@ import (
 type containedPlayer struct {
 	*fakePlayer
 	cpuPerMove time.Duration
+	newGameCPU time.Duration
 	over       bool
 
 	mu  sync.Mutex
@@ -27,6 +28,15 @@ func (c *containedPlayer) GenMove(ctx context.Context, req MoveRequest) (string,
 	c.cpu += c.cpuPerMove
 	c.mu.Unlock()
 	return c.fakePlayer.GenMove(ctx, req)
+}
+
+// NewGame uses newGameCPU (a process that played other games before, or
+// set up its tables).
+func (c *containedPlayer) NewGame(ctx context.Context, s Setup) error {
+	c.mu.Lock()
+	c.cpu += c.newGameCPU
+	c.mu.Unlock()
+	return c.fakePlayer.NewGame(ctx, s)
 }
 
 func (c *containedPlayer) CPUTime() (time.Duration, bool) {
@@ -62,6 +72,34 @@ func TestMoveRecordsCPU(t *testing.T) {
 		}
 		if m.CPUMS != want {
 			t.Errorf("move %d (%s): cpu_ms %d, want %d", i+1, m.Color, m.CPUMS, want)
+		}
+	}
+}
+
+// A player's first move records only this game's CPU: not what its
+// processes used in earlier games (a match keeps bots across games; a run
+// recorded 94,317 ms for a 49 ms first move), whether it joins the game
+// (Attach) or the game restarts under it.
+func TestFirstMoveCPUIsThisGames(t *testing.T) {
+	ctx := context.Background()
+	x := &containedPlayer{fakePlayer: &fakePlayer{name: "x", answer: firstLegal}, cpuPerMove: 30 * time.Millisecond, newGameCPU: 90 * time.Second}
+	o := &fakePlayer{name: "o", answer: firstLegal}
+	g := New(engine.Connect4(), Config{})
+	if err := g.Attach(ctx, engine.X, x); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Attach(ctx, engine.O, o); err != nil {
+		t.Fatal(err)
+	}
+	for game := 1; game <= 2; game++ {
+		if out, err := g.GenMove(ctx, engine.X); err != nil || !out.Played {
+			t.Fatalf("game %d: GenMove = %+v, %v", game, out, err)
+		}
+		if got := g.Record().Moves[0].CPUMS; got != 30 {
+			t.Errorf("game %d: first move's cpu_ms %d, want 30 (the move's own)", game, got)
+		}
+		if err := g.Restart(ctx, engine.Connect4()); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

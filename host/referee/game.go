@@ -173,9 +173,22 @@ func (g *Game) Attach(ctx context.Context, c engine.Color, p Player) error {
 			return fmt.Errorf("%s refused the game: %w", p.Name(), quoted(err))
 		}
 		g.players[c], g.boxes[c] = p, newMailbox(p)
+		g.startCPU(c)
 	}
 	g.syncNames()
 	return nil
+}
+
+// startCPU takes side c's CPU time at the start of its game: a player's
+// processes may have played other games (kinrow match keeps bots across a
+// worker's games) and their CPU time is not this game's.
+func (g *Game) startCPU(c engine.Color) {
+	g.cpu[c] = 0
+	if cp, ok := g.players[c].(Contained); ok {
+		if cpu, ok := cp.CPUTime(); ok {
+			g.cpu[c] = cpu
+		}
+	}
 }
 
 func (g *Game) setup(c engine.Color) Setup {
@@ -230,7 +243,9 @@ func (g *Game) Restart(ctx context.Context, rules engine.Rules) error {
 				continue
 			}
 			errs = append(errs, &RefusalError{Color: engine.Color(c), Player: p, Rules: rules, Err: err})
+			continue
 		}
+		g.startCPU(engine.Color(c))
 	}
 	g.syncNames()
 	return errors.Join(errs...)
