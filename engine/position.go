@@ -288,7 +288,7 @@ func (p *Position) WinsAt(cell int, c Color) bool { return p.winsAt(cell, c) }
 // winsAt counts c's stones through cell in the four directions, stopping at
 // K (K+1 when only exactly K wins, to see an overline).
 func (p *Position) winsAt(cell int, c Color) bool {
-	if p.rules.Line.exactFor(c) {
+	if p.rules.Line.ExactFor(c) {
 		return p.winsExactlyAt(cell, c)
 	}
 	cols, rows, k := p.rules.Cols, p.rules.Rows, p.rules.K
@@ -360,7 +360,7 @@ func (p *Position) WinningLine() []int {
 		for r, cc := rs, cs; r >= 0 && r < rows && cc >= 0 && cc < cols && p.cells[r*cols+cc] == c; r, cc = r+dr, cc+dc {
 			line = append(line, r*cols+cc)
 		}
-		if len(line) == p.rules.K || len(line) > p.rules.K && !p.rules.Line.exactFor(c) {
+		if len(line) == p.rules.K || len(line) > p.rules.K && !p.rules.Line.ExactFor(c) {
 			return line
 		}
 	}
