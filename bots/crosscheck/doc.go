@@ -6,5 +6,8 @@
 // plays every variant, must also agree on whether each side can win at once. dbsearch's board,
 // which is unexported, is checked the same way by its own package's test
 // (bots/pndb/dbsearch). alphabeta's general search plays on the engine's
-// Position itself, so it agrees by construction.
+// Position itself, so it agrees by construction. Games of renju from random
+// openings check that mics and alphabeta's search never answer a move the
+// referee would forfeit (forbidden), and games of standard gomoku and renju
+// that mics beats random moves.
 package crosscheck
