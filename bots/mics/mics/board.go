@@ -100,7 +100,7 @@ func NewBoard(r engine.Rules) *Board {
 	n := r.Cells()
 	b := &Board{
 		rules: r, rows: r.Rows, cols: r.Cols, k: r.K, n: n,
-		gravity: r.Kind == engine.ConnectX,
+		gravity: r.Gravity(),
 		stone:   make([]int8, n),
 		free:    make([]int32, n),
 		index:   make([]int32, n),
