@@ -409,13 +409,17 @@ func (b *Board) vmark(cell, s, delta int) {
 			if id < 0 {
 				continue
 			}
-			f0, in := b.flank[id], b.win[id]
+			f0 := b.flank[id]
 			f1 := f0 + unit
 			if delta < 0 {
 				f1 = f0 - unit
 			}
 			b.flank[id] = f1
-			b.vchange(id-base, st, in, f0, in, f1)
+			if b.exact[s] {
+				// Only s's view of the window can change, and only when
+				// the flank goes from none of s's stones to one or back.
+				b.vflank(id-base, st, s, b.win[id], f0, f1)
+			}
 		}
 	}
 }
@@ -472,6 +476,30 @@ func (b *Board) vchange(start, st int, in0, f0, in1, f1 uint16) {
 	if dg[0] != 0 || dg[1] != 0 || dt[0] != 0 || dt[1] != 0 {
 		b.cells2(start, st, 0, dg[0], dt[0], dg[1], dt[1])
 	}
+}
+
+// vflank is vchange for a change of the flank alone, which only side s
+// (exact) sees: the window closes for s when its first stone of s flanks it
+// and opens again when the last goes.
+func (b *Board) vflank(start, st, s int, in, f0, f1 uint16) {
+	sh := uint(8 * s)
+	if in>>(8-sh)&0xff != 0 || (f0>>sh&0xff == 0) == (f1>>sh&0xff == 0) {
+		return // dead for s either way, or open or closed both before and after
+	}
+	a := int(in >> sh & 0xff)
+	t := &b.t
+	sign := int64(1) // opens
+	if f0>>sh&0xff == 0 {
+		sign = -1 // closes
+	}
+	b.eval[s] += sign * t.w[a]
+	switch a {
+	case b.k - 1:
+		b.open1[s] += int32(sign)
+	case b.k:
+		b.full[s] += int32(sign)
+	}
+	b.cells1(start, st, s, sign*t.g[a], int32(sign)*t.tc[a])
 }
 
 // remove is the exact inverse of add.
