@@ -9,7 +9,11 @@
 // double three, double four and overline forbidden as the Renju
 // International Federation's rules judge them, recursively; preset renju).
 // Position.Result, Check, LegalMoves and Foul ask the line rule, so no other
-// package tests lines itself. Rules.Symmetries gives the board's symmetries
+// package tests lines itself; in renju a game where black is to move and
+// every empty cell is forbidden to it is over, drawn (Position.Stuck).
+// Rules.Gravity says whether stones drop (Connect-X) or go on any cell, and
+// Rules.MoveRange how many move numbers there are: ask them rather than the
+// Kind. Rules.Symmetries gives the board's symmetries
 // and SymHash the least symmetric Zobrist key that bots key their tables by.
 // A Position is a board of any
 // size allowed by those rules: it plays and undoes moves without allocating,

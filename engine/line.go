@@ -93,8 +93,9 @@ func (l Line) admits(r Rules) error {
 	return nil
 }
 
-// exactFor tells whether only a line of exactly K wins for c under l.
-func (l Line) exactFor(c Color) bool { return l == Exact || l == Renju && c == X }
+// ExactFor tells whether only a line of exactly K wins for c under l (an
+// overline wins nothing): under exact for both sides, under renju for black.
+func (l Line) ExactFor(c Color) bool { return l == Exact || l == Renju && c == X }
 
 // Foul is why a move is forbidden to black in renju; NoFoul for an allowed move.
 type Foul uint8

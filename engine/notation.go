@@ -13,7 +13,7 @@ const columnLetters = "abcdefghjklmnopqrstuvwxyz"
 // for m,n,k GTP's letters a..z without i, then, past 25 columns, two letters
 // (aa, ab, …, az, ba, …) in bijective base 25, so every label is unambiguous.
 func (r Rules) ColumnLabel(col int) string {
-	if r.Kind == ConnectX {
+	if r.Gravity() {
 		return strconv.Itoa(col + 1)
 	}
 	n := len(columnLetters)
@@ -43,7 +43,7 @@ func parseColumnLetters(s string) int {
 // Connect-X, a vertex such as "h8" (column letters, row 1 at the bottom) for
 // m,n,k. ParseMove reads back every string FormatMove prints.
 func (r Rules) FormatMove(m Move) string {
-	if r.Kind == ConnectX {
+	if r.Gravity() {
 		return strconv.Itoa(int(m) + 1)
 	}
 	row, col := int(m)/r.Cols, int(m)%r.Cols
@@ -52,7 +52,7 @@ func (r Rules) FormatMove(m Move) string {
 
 // MoveSyntax tells what a move looks like under r; error messages quote it.
 func (r Rules) MoveSyntax() string {
-	if r.Kind == ConnectX {
+	if r.Gravity() {
 		return fmt.Sprintf("a column number from 1 to %d", r.Cols)
 	}
 	return fmt.Sprintf("a vertex from %s1 to %s%d (column letters without i, row 1 at the bottom)",
@@ -63,7 +63,7 @@ func (r Rules) MoveSyntax() string {
 // that the move lies on the board, not that it is legal in a position.
 func (r Rules) ParseMove(s string) (Move, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
-	if r.Kind == ConnectX {
+	if r.Gravity() {
 		col, err := strconv.Atoi(t)
 		if err != nil || t == "" || t[0] < '0' || t[0] > '9' {
 			return NoMove, fmt.Errorf("invalid move %q: want %s", s, r.MoveSyntax())
@@ -101,7 +101,7 @@ func (r Rules) ParseMoveList(s string) ([]Move, error) {
 	if s == "" {
 		return nil, nil
 	}
-	if r.Kind == ConnectX && r.Cols <= 9 && !strings.ContainsAny(s, " ,\t") {
+	if r.Gravity() && r.Cols <= 9 && !strings.ContainsAny(s, " ,\t") {
 		moves := make([]Move, 0, len(s))
 		for i := 0; i < len(s); i++ {
 			m, err := r.ParseMove(s[i : i+1])
@@ -128,7 +128,7 @@ func (r Rules) ParseMoveList(s string) ([]Move, error) {
 // Connect-X with at most 9 columns, otherwise moves separated by spaces.
 func (r Rules) FormatMoveList(moves []Move) string {
 	var b strings.Builder
-	digits := r.Kind == ConnectX && r.Cols <= 9
+	digits := r.Gravity() && r.Cols <= 9
 	for i, m := range moves {
 		if i > 0 && !digits {
 			b.WriteByte(' ')

@@ -50,6 +50,9 @@ type Position struct {
 	history []int32 // cells played, in order
 	hash    uint64
 	result  Result
+	// legalHint is a cell black could play the last time renju asked
+	// whether black has a legal move: tried first next time.
+	legalHint int
 }
 
 // NewPosition returns the empty board of r. r must be valid (see Rules.Validate).
@@ -62,7 +65,7 @@ func NewPosition(r Rules) *Position {
 	for i := range p.cells {
 		p.cells[i] = Empty
 	}
-	if r.Kind == ConnectX {
+	if r.Gravity() {
 		p.heights = make([]int, r.Cols)
 	}
 	return p
@@ -107,7 +110,7 @@ func (p *Position) Height(col int) int {
 
 // Cell returns the cell a legal move m would fill.
 func (p *Position) Cell(m Move) int {
-	if p.rules.Kind == ConnectX {
+	if p.rules.Gravity() {
 		return p.heights[m]*p.rules.Cols + int(m)
 	}
 	return int(m)
@@ -115,7 +118,7 @@ func (p *Position) Cell(m Move) int {
 
 // MoveOfCell returns the move that filled cell (its column for Connect-X).
 func (p *Position) MoveOfCell(cell int) Move {
-	if p.rules.Kind == ConnectX {
+	if p.rules.Gravity() {
 		return Move(cell % p.rules.Cols)
 	}
 	return Move(cell)
@@ -126,7 +129,7 @@ func (p *Position) Check(m Move) error {
 	if p.result != Open {
 		return fmt.Errorf("%w (%s)", ErrGameOver, p.result.Describe())
 	}
-	if p.rules.Kind == ConnectX {
+	if p.rules.Gravity() {
 		if m < 0 || int(m) >= p.rules.Cols {
 			return fmt.Errorf("column %d %w (columns are 1 to %d)", m+1, ErrOutOfBoard, p.rules.Cols)
 		}
@@ -189,7 +192,34 @@ func (p *Position) Play(m Move) {
 		p.result = WinFor(c)
 	case len(p.history) == len(p.cells):
 		p.result = Draw
+	case c == O && p.rules.Line == Renju && !p.blackCanMove():
+		p.result = Draw // black has no legal move: see Stuck
 	}
+}
+
+// blackCanMove tells whether black, to move in renju, has an empty cell
+// that is not a foul. The cell found last time is tried first, so the test
+// costs one judgement in nearly every position.
+func (p *Position) blackCanMove() bool {
+	if h := p.legalHint; p.cells[h] == Empty && p.foul(h) == NoFoul {
+		return true
+	}
+	for i, v := range p.cells {
+		if v == Empty && p.foul(i) == NoFoul {
+			p.legalHint = i
+			return true
+		}
+	}
+	return false
+}
+
+// Stuck tells whether the game ended because the side to move has no legal
+// move while empty cells remain: in renju, when every empty cell is
+// forbidden to black. The Renju International Federation's rules let a
+// player pass and draw the game when both pass in turn; kinrow has no pass,
+// so the game is drawn at once (Result is Draw), as when the board is full.
+func (p *Position) Stuck() bool {
+	return p.result == Draw && len(p.history) < len(p.cells)
 }
 
 // Undo takes back the last move and returns it; false if the board is empty.
@@ -258,7 +288,7 @@ func (p *Position) WinsAt(cell int, c Color) bool { return p.winsAt(cell, c) }
 // winsAt counts c's stones through cell in the four directions, stopping at
 // K (K+1 when only exactly K wins, to see an overline).
 func (p *Position) winsAt(cell int, c Color) bool {
-	if p.rules.Line.exactFor(c) {
+	if p.rules.Line.ExactFor(c) {
 		return p.winsExactlyAt(cell, c)
 	}
 	cols, rows, k := p.rules.Cols, p.rules.Rows, p.rules.K
@@ -330,7 +360,7 @@ func (p *Position) WinningLine() []int {
 		for r, cc := rs, cs; r >= 0 && r < rows && cc >= 0 && cc < cols && p.cells[r*cols+cc] == c; r, cc = r+dr, cc+dc {
 			line = append(line, r*cols+cc)
 		}
-		if len(line) == p.rules.K || len(line) > p.rules.K && !p.rules.Line.exactFor(c) {
+		if len(line) == p.rules.K || len(line) > p.rules.K && !p.rules.Line.ExactFor(c) {
 			return line
 		}
 	}
@@ -381,7 +411,7 @@ func (p *Position) Diagram() string {
 	}
 	rowWidth := len(fmt.Sprint(r.Rows))
 	header := func() {
-		if r.Kind == MNK {
+		if !r.Gravity() {
 			b.WriteString(strings.Repeat(" ", rowWidth))
 		}
 		for _, l := range labels {
@@ -391,18 +421,18 @@ func (p *Position) Diagram() string {
 	}
 	header()
 	for row := r.Rows - 1; row >= 0; row-- {
-		if r.Kind == MNK {
+		if !r.Gravity() {
 			fmt.Fprintf(&b, "%*d", rowWidth, row+1)
 		}
 		for c := 0; c < r.Cols; c++ {
 			fmt.Fprintf(&b, " %*s", width, p.At(row, c).String())
 		}
-		if r.Kind == MNK {
+		if !r.Gravity() {
 			fmt.Fprintf(&b, " %d", row+1)
 		}
 		b.WriteByte('\n')
 	}
-	if r.Kind == MNK {
+	if !r.Gravity() {
 		header()
 	}
 	return strings.TrimRight(b.String(), "\n")

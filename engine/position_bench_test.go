@@ -109,3 +109,23 @@ func BenchmarkParseMove(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPlayUndoRenjuWhite plays and undoes a white move in a renju
+// middle game: after it Play asks whether black has a legal move left (one
+// judgement of the cell found last time, in nearly every position).
+func BenchmarkPlayUndoRenjuWhite(b *testing.B) {
+	for _, rules := range []string{"mnk:15x15x5", "mnk:15x15x5:renju"} {
+		b.Run(rules, func(b *testing.B) {
+			p, _ := benchPosition(b, rules)
+			if p.ToMove() == X {
+				p.Play(p.LegalMoves(nil)[0])
+			}
+			m := p.LegalMoves(nil)[0]
+			b.ReportAllocs()
+			for b.Loop() {
+				p.Play(m)
+				p.Undo()
+			}
+		})
+	}
+}

@@ -73,9 +73,39 @@ func (p *Position) judge(r, c int) Foul {
 	if over {
 		return Overline
 	}
+	// A four through (r, c) needs three more black stones within four
+	// cells of it in its line, a three two more within three: count them
+	// first, so that most cells are judged without placing a stone.
+	var near [4]int
+	lines, most := 0, 0
+	for d := 0; d < 4; d++ {
+		dr, dc := Direction(d)
+		n := 0
+		for i := 1; i <= 4; i++ {
+			if p.look(r+i*dr, c+i*dc) == X {
+				n++
+			}
+			if p.look(r-i*dr, c-i*dc) == X {
+				n++
+			}
+		}
+		near[d] = n
+		most = max(most, n)
+		if n >= 2 {
+			lines++
+		}
+	}
+	if lines < 2 && most < 4 {
+		// Two fours or two threes need two such lines, or one line of
+		// at least four more stones (x.xxx.x).
+		return NoFoul
+	}
 	fours := 0
 	var four [4]bool
 	for d := 0; d < 4; d++ {
+		if near[d] < 3 {
+			continue
+		}
 		n := p.fours(r, c, d)
 		fours += n
 		four[d] = n > 0
@@ -85,7 +115,7 @@ func (p *Position) judge(r, c int) Foul {
 	}
 	threes := 0
 	for d := 0; d < 4; d++ {
-		if !four[d] && p.three(r, c, d) {
+		if !four[d] && near[d] >= 2 && p.three(r, c, d) {
 			if threes++; threes >= 2 {
 				return DoubleThree
 			}

@@ -10,7 +10,8 @@ const (
 	XWins
 	// OWins means the second player won.
 	OWins
-	// Draw means the board filled with no line of K.
+	// Draw means the board filled with no winning line, or (renju) black
+	// is to move and every empty cell is forbidden to it (Position.Stuck).
 	Draw
 )
 

@@ -127,6 +127,21 @@ func (r Rules) Validate() error {
 // Cells is the number of cells on the board.
 func (r Rules) Cells() int { return r.Rows * r.Cols }
 
+// Gravity tells whether a stone drops to the lowest free cell of the column
+// chosen (Connect-X), so that a move is a column and only a column's lowest
+// free cell can be played; otherwise (m,n,k) a stone goes on any free cell
+// and a move is a cell. Ask it rather than comparing the Kind.
+func (r Rules) Gravity() bool { return r.Kind == ConnectX }
+
+// MoveRange is the number of move numbers: moves are 0 to MoveRange()-1,
+// the columns under gravity, the cells otherwise.
+func (r Rules) MoveRange() int {
+	if r.Gravity() {
+		return r.Cols
+	}
+	return r.Cells()
+}
+
 // String is the canonical rules string, e.g. "connectx:6x7x4" (rows first),
 // "mnk:15x15x5:exact", "mnk:15x15x5:renju": the line rule is written after
 // the sizes unless it is freestyle.

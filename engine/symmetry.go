@@ -25,13 +25,13 @@ func (r Rules) Symmetries() *Symmetries {
 	rows, cols := r.Rows, r.Cols
 	n := 4
 	switch {
-	case r.Kind == ConnectX:
+	case r.Gravity():
 		n = 2
 	case rows == cols:
 		n = 8
 	}
 	s := &Symmetries{n: n, ncell: rows * cols, nmove: rows * cols}
-	if r.Kind == ConnectX {
+	if r.Gravity() {
 		s.nmove = cols
 	}
 	s.cells = make([]int32, n*s.ncell)
@@ -62,7 +62,7 @@ func (r Rules) Symmetries() *Symmetries {
 		}
 		for m := 0; m < s.nmove; m++ {
 			img := s.cells[t*s.ncell+m] // Connect-X: the column's bottom cell
-			if r.Kind == ConnectX {
+			if r.Gravity() {
 				img %= int32(cols)
 			}
 			s.moves[t*s.nmove+m] = img

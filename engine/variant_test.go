@@ -222,3 +222,66 @@ func FuzzRenjuFoul(f *testing.F) {
 		}
 	})
 }
+
+// stuckGame fills the 15x15 board but h8, where black (to move after the
+// last, white, move) would make f8-m8, an overline: every black move on the
+// way was legal (built by a search that checked each with Check), no one
+// has five.
+const stuckGame = "p5 f14 o4 g7 c1 l7 a6 p7 g9 j12 c10 g3 n10 n15 d7 d6 o7 a11 l5 h4 n1 j3 j13 m13 o3 k10 c6 c7 p9 f10 k3 n11 " +
+	"e14 j15 g2 m5 d3 g15 b4 a3 e9 d10 n2 h14 l13 c12 k7 b13 n6 a12 c14 b14 k4 h6 b12 o2 p10 k2 a1 g4 a14 n3 n14 e11 b8 " +
+	"e4 j8 b2 l10 c8 j9 f5 b15 p11 n5 j4 h7 d2 j2 l11 e6 a4 g13 k9 f7 k13 e5 d5 e13 l15 d11 m6 d15 a7 o8 n7 g10 p15 j5 " +
+	"l3 h3 k5 j14 o1 l1 j11 c13 m7 m15 c3 k15 m12 a13 m1 o15 b1 d12 e8 j6 o6 a2 c11 c9 n12 e2 n8 f11 p8 l14 f6 a5 f2 n9 " +
+	"k6 m3 e3 g1 f9 l2 h9 m8 b9 h12 m9 l9 o9 j10 f13 o12 m14 d4 k1 m11 m10 g8 e15 j1 c15 p6 l12 p2 g11 p14 o13 b11 o10 " +
+	"h11 f1 a10 a15 k11 h5 a9 o14 f15 h1 p1 p4 b7 p3 k12 c4 d8 d9 h15 l4 o11 j7 e10 a8 f8 g12 e1 m2 p13 e7 g5 k14 f3 " +
+	"d14 c5 b10 g14 h2 b3 e12 f4 h10 g6 b5 f12 p12 k8 n4 n13 d13 l6 d1 c2 o5 l8 h13 m4 b6"
+
+// TestRenjuBlackWithNoLegalMoveDraws: when white's move leaves black to
+// move with every empty cell forbidden, the game is over, drawn (kinrow has
+// no pass), so that the referee, the front ends and the bots all see it;
+// under freestyle the same cell is a legal (and winning) move.
+func TestRenjuBlackWithNoLegalMoveDraws(t *testing.T) {
+	for _, tc := range []struct {
+		rules string
+		want  Result
+		stuck bool
+	}{{"renju", Draw, true}, {"gomoku", Open, false}, {"gomoku-standard", Open, false}} {
+		r, _ := ParseRules(tc.rules)
+		moves, err := r.ParseMoveList(stuckGame)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := NewPosition(r)
+		for i, m := range moves {
+			if err := p.Apply(m); err != nil {
+				t.Fatalf("%s: move %d %s: %v", tc.rules, i+1, r.FormatMove(m), err)
+			}
+			if i < len(moves)-1 && p.Result() != Open {
+				t.Fatalf("%s: over after move %d: %s", tc.rules, i+1, p.Result().Describe())
+			}
+		}
+		h8, _ := r.ParseMove("h8")
+		if p.Result() != tc.want || p.Stuck() != tc.stuck {
+			t.Errorf("%s: result %s, stuck %v; want %s, %v\n%s", tc.rules, p.Result().Describe(), p.Stuck(), tc.want.Describe(), tc.stuck, p.Diagram())
+		}
+		if got := p.LegalMoves(nil); (len(got) == 0) != tc.stuck {
+			t.Errorf("%s: legal moves %v", tc.rules, r.FormatMoveList(got))
+		}
+		if tc.stuck {
+			if err := p.Check(h8); !errors.Is(err, ErrGameOver) {
+				t.Errorf("%s: Check(h8) = %v, want game over", tc.rules, err)
+			}
+			if f := p.Foul(h8); f != Overline {
+				t.Errorf("%s: h8's foul %q, want overline", tc.rules, f)
+			}
+			// Taking white's move back reopens the game.
+			p.Undo()
+			if p.Result() != Open || p.Stuck() {
+				t.Errorf("%s: after undo: %s", tc.rules, p.Result().Describe())
+			}
+			continue
+		}
+		if err := p.Apply(h8); err != nil {
+			t.Errorf("%s: h8: %v", tc.rules, err)
+		}
+	}
+}

@@ -59,7 +59,7 @@ func (*alphabeta) Info() botapi.Info {
 // isWide reports whether r is a freestyle Connect-X board past 64 bits
 // that package wide holds (up to 64 rows).
 func isWide(r engine.Rules) bool {
-	return r.Kind == engine.ConnectX && r.Line == engine.Freestyle && (r.Rows+1)*r.Cols > 64 && wide.Fits(r.Rows, r.Cols, r.K)
+	return r.Gravity() && r.Line == engine.Freestyle && (r.Rows+1)*r.Cols > 64 && wide.Fits(r.Rows, r.Cols, r.K)
 }
 
 // gameKey: a new game reuses the searchers of the last one when rules and
@@ -107,7 +107,7 @@ func newPlayer(key gameKey) (*player, error) {
 		return nil, err
 	}
 	pl := &player{s: s}
-	if r := key.rules; r.Kind == engine.ConnectX && r.Line == engine.Freestyle && (r.Rows+1)*r.Cols <= 64 {
+	if r := key.rules; r.Gravity() && r.Line == engine.Freestyle && (r.Rows+1)*r.Cols <= 64 {
 		if pl.exact, err = solver.New(r.Rows, r.Cols, r.K, key.tt); err != nil {
 			return nil, err
 		}
@@ -224,7 +224,7 @@ func (p *player) solveMove(ctx context.Context, pos *engine.Position, deadline t
 func (a *alphabeta) Solve(ctx context.Context, pos *engine.Position, req botapi.SolveRequest) (botapi.SolveReply, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if r := pos.Rules(); r.Kind == engine.ConnectX && r.Line == engine.Freestyle && (r.Rows+1)*r.Cols <= 64 {
+	if r := pos.Rules(); r.Gravity() && r.Line == engine.Freestyle && (r.Rows+1)*r.Cols <= 64 {
 		return a.solveBitboard(ctx, pos, req)
 	}
 	if isWide(pos.Rules()) {
@@ -262,14 +262,11 @@ func (a *alphabeta) Solve(ctx context.Context, pos *engine.Position, req botapi.
 	}
 	reply := botapi.SolveReply{ID: req.ID, Known: true, Score: v}
 	if req.Analyze {
-		n := pos.Rules().Cols
-		if pos.Rules().Kind == engine.MNK {
-			n = pos.Rules().Cells()
-		}
+		n := pos.Rules().MoveRange()
 		q := pos.Clone()
 		for m := engine.Move(0); int(m) < n; m++ {
 			if !q.Legal(m) {
-				if pos.Rules().Kind == engine.ConnectX {
+				if pos.Rules().Gravity() { // a full column is listed, as not valid
 					reply.Scores, reply.Valid = append(reply.Scores, 0), append(reply.Valid, false)
 				}
 				continue

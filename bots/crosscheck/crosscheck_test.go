@@ -13,6 +13,7 @@ import (
 var rulesTable = []string{
 	"connect4", "connectx:5x5x4", "connectx:6x7x4:exact", "connectx:9x9x5", "connectx:12x10x4",
 	"tictactoe", "mnk:6x6x4", "gomoku", "mnk:9x9x5:exact", "gomoku-standard", "renju", "mnk:9x9x5:renju",
+	"mnk:6x6x5:renju", "mnk:5x8x4:exact", "connectx:5x4x3:exact",
 }
 
 // boards are the other boards of one game, each nil when it does not play
@@ -24,11 +25,10 @@ type boards struct {
 }
 
 func newBoards(t *testing.T, r engine.Rules) boards {
-	var b boards
-	if r.Line == engine.Freestyle { // mics's board counts windows: freestyle's wins
-		b.mics = mics.NewBoard(r)
-	}
-	if r.Kind == engine.ConnectX && r.Line == engine.Freestyle {
+	// mics's board follows every line rule (a window flanked by the side's
+	// own stone is closed for it where only exactly K wins).
+	b := boards{mics: mics.NewBoard(r)}
+	if r.Gravity() && r.Line == engine.Freestyle {
 		if (r.Rows+1)*r.Cols <= 64 {
 			s, err := solver.New(r.Rows, r.Cols, r.K, 1)
 			if err != nil {
@@ -83,6 +83,22 @@ func scan(pos *engine.Position) engine.Color {
 	return engine.Empty
 }
 
+// canWin tells whether c has a move that wins at once (a cell, or a
+// column's playable cell, where the engine sees a winning line of c).
+func canWin(pos *engine.Position, c engine.Color) bool {
+	r := pos.Rules()
+	for m := range r.MoveRange() {
+		if r.Gravity() && pos.Height(m) == r.Rows {
+			continue
+		}
+		cell := pos.Cell(engine.Move(m))
+		if pos.At(cell/r.Cols, cell%r.Cols) == engine.Empty && pos.WinsAt(cell, c) {
+			return true
+		}
+	}
+	return false
+}
+
 // check plays the game the bytes describe (each byte picks one of the
 // legal moves) on every board, comparing each board's winner with the
 // engine's after every move.
@@ -103,7 +119,7 @@ func check(t *testing.T, data []byte) {
 		}
 		legal = pos.LegalMoves(legal[:0])
 		if len(legal) == 0 {
-			break
+			t.Fatalf("%s %s: open, with no legal move", r, r.FormatMoveList(pos.Moves(nil)))
 		}
 		m := legal[int(c)%len(legal)]
 		if b.solver != nil {
@@ -121,6 +137,13 @@ func check(t *testing.T, data []byte) {
 			b.mics.Load(pos)
 			if got := b.mics.Winner(); got != winner {
 				t.Fatalf("%s %s: mics's board says %v won, the engine %v", r, r.FormatMoveList(pos.Moves(nil)), got, winner)
+			}
+			if pos.Result() == engine.Open {
+				for s := engine.X; s <= engine.O; s++ {
+					if got, want := b.mics.CanWin(int(s)), canWin(pos, s); got != want {
+						t.Fatalf("%s %s: mics's board says %v can win at once: %v, the engine %v", r, r.FormatMoveList(pos.Moves(nil)), s, got, want)
+					}
+				}
 			}
 		}
 		if b.wide != nil {

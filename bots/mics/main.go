@@ -21,8 +21,9 @@ func (bot) Info() botapi.Info {
 		Name: "mics", Version: "1.0", Author: "kinrow", Strength: 20,
 		// Stronger than alphabeta at m,n,k (docs/STRENGTH.md), weaker at Connect-X.
 		KindStrength: map[string]int{"mnk": 45},
-		// Every variant: under exact and renju the engine's position follows
-		// the search and judges wins and black's fouls (mics.Searcher).
+		// Every variant: the board's windows follow the line rule (an
+		// overline wins nothing where only exactly K wins), and under renju
+		// black's candidates are judged by the engine (mics.Searcher).
 		Kinds:   engine.Variants(),
 		MaxRows: engine.MaxSide, MaxCols: engine.MaxSide,
 		Options: []botapi.Option{

@@ -43,7 +43,7 @@ const defaultDB = 100
 // 4.8 M expansions with it, 31 s and 3.2 M without; on gomoku one
 // DB-search costs as much as 20 expansions.
 func dbOptions(r engine.Rules, db int, o pns.Options) pns.Options {
-	if r.Kind != engine.MNK || max(r.Rows, r.Cols) <= r.K {
+	if r.Gravity() || max(r.Rows, r.Cols) <= r.K {
 		return o
 	}
 	o.DBNodes = db
@@ -213,14 +213,11 @@ func (b *pndb) Solve(ctx context.Context, pos *engine.Position, req botapi.Solve
 	}
 	reply := botapi.SolveReply{ID: req.ID, Known: known, Score: v}
 	if known && req.Analyze {
-		n := pos.Rules().Cols
-		if pos.Rules().Kind == engine.MNK {
-			n = pos.Rules().Cells()
-		}
+		n := pos.Rules().MoveRange()
 		q := pos.Clone()
 		for m := engine.Move(0); int(m) < n; m++ {
 			if !q.Legal(m) {
-				if pos.Rules().Kind == engine.ConnectX {
+				if pos.Rules().Gravity() { // a full column is listed, as not valid
 					reply.Scores, reply.Valid = append(reply.Scores, 0), append(reply.Valid, false)
 				}
 				continue

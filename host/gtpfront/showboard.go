@@ -22,7 +22,7 @@ func markedDiagram(p *engine.Position) string {
 		width = max(width, len(r.ColumnLabel(c)))
 	}
 	lead := 0
-	if r.Kind == engine.MNK {
+	if !r.Gravity() { // rows are labelled where moves are cells
 		lead = len(strconv.Itoa(r.Rows))
 	}
 	// at is the byte offset of cell's stone in its line, and that line.

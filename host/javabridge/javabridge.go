@@ -236,7 +236,7 @@ func Manifest(c Config) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("rules %q: %w", s, err)
 		}
-		if (r.Kind == engine.ConnectX) != (c.Player.Kind == ConnectX) {
+		if r.Gravity() != (c.Player.Kind == ConnectX) {
 			return nil, fmt.Errorf("rules %q: %s is a %s player; it plays %s rules only", s, c.Player.Class, frameworkName(c.Player.Kind), c.Player.Kind)
 		}
 	}

@@ -264,7 +264,7 @@ func parseRules(v any, p Protocol) ([]engine.Rules, error) {
 		if err != nil {
 			return nil, fmt.Errorf("rules[%d]: %w", i, err)
 		}
-		if p == Gomocup && (r.Kind != engine.MNK || r.K != 5 || r.Rows < 5 || r.Cols < 5) {
+		if p == Gomocup && (r.Gravity() || r.K != 5 || r.Rows < 5 || r.Cols < 5) {
 			return nil, fmt.Errorf("rules[%d]: %s (%s): a gomocup engine plays five in a row on m,n,k boards: want mnk:RxCx5 with sides from 5, e.g. gomoku or mnk:20x20x5", i, s, r)
 		}
 		if !contains(out, r) {

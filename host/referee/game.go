@@ -323,7 +323,11 @@ func (g *Game) apply(m engine.Move, took time.Duration, from Player) {
 	case engine.XWins, engine.OWins:
 		g.rec.Finish(res, record.ReasonWin, "", "", g.cfg.Now())
 	case engine.Draw:
-		g.rec.Finish(res, record.ReasonDraw, "", "", g.cfg.Now())
+		detail := ""
+		if g.pos.Stuck() {
+			detail = fmt.Sprintf("%s has no legal move: every empty cell is forbidden", g.pos.ToMove())
+		}
+		g.rec.Finish(res, record.ReasonDraw, "", detail, g.cfg.Now())
 	}
 }
 

@@ -390,3 +390,41 @@ func TestForbiddenForfeit(t *testing.T) {
 		})
 	}
 }
+
+// TestRenjuBlackWithNoLegalMove: the board filled but h8, which black
+// (to move after white's last move) may not play (f8-m8 would be an
+// overline): the game ends drawn when white's bot plays that move, the
+// record saying why.
+func TestRenjuBlackWithNoLegalMove(t *testing.T) {
+	ctx := context.Background()
+	rules, _ := engine.ParseRules("renju")
+	// Every black move on the way is legal and no one makes five (the
+	// engine's TestRenjuBlackWithNoLegalMoveDraws plays the same game).
+	moves, err := rules.ParseMoveList("p5 f14 o4 g7 c1 l7 a6 p7 g9 j12 c10 g3 n10 n15 d7 d6 o7 a11 l5 h4 n1 j3 j13 m13 o3 k10 c6 c7 p9 f10 k3 n11 " +
+		"e14 j15 g2 m5 d3 g15 b4 a3 e9 d10 n2 h14 l13 c12 k7 b13 n6 a12 c14 b14 k4 h6 b12 o2 p10 k2 a1 g4 a14 n3 n14 e11 b8 " +
+		"e4 j8 b2 l10 c8 j9 f5 b15 p11 n5 j4 h7 d2 j2 l11 e6 a4 g13 k9 f7 k13 e5 d5 e13 l15 d11 m6 d15 a7 o8 n7 g10 p15 j5 " +
+		"l3 h3 k5 j14 o1 l1 j11 c13 m7 m15 c3 k15 m12 a13 m1 o15 b1 d12 e8 j6 o6 a2 c11 c9 n12 e2 n8 f11 p8 l14 f6 a5 f2 n9 " +
+		"k6 m3 e3 g1 f9 l2 h9 m8 b9 h12 m9 l9 o9 j10 f13 o12 m14 d4 k1 m11 m10 g8 e15 j1 c15 p6 l12 p2 g11 p14 o13 b11 o10 " +
+		"h11 f1 a10 a15 k11 h5 a9 o14 f15 h1 p1 p4 b7 p3 k12 c4 d8 d9 h15 l4 o11 j7 e10 a8 f8 g12 e1 m2 p13 e7 g5 k14 f3 " +
+		"d14 c5 b10 g14 h2 b3 e12 f4 h10 g6 b5 f12 p12 k8 n4 n13 d13 l6 d1 c2 o5 l8 h13 m4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(rules, Config{Clock: Clock{MoveTime: time.Second}})
+	for _, m := range moves {
+		if err := g.Play(ctx, g.Position().ToMove(), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bot := &fakePlayer{name: "white", answer: func(context.Context, *engine.Position) (string, error) { return "b6", nil }}
+	if err := g.Attach(ctx, engine.O, bot); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.GenMove(ctx, engine.O); err != nil {
+		t.Fatal(err)
+	}
+	rec := g.Record()
+	if !g.Over() || rec.Result != "0" || rec.Reason != record.ReasonDraw || !strings.Contains(rec.Detail, "x has no legal move") {
+		t.Errorf("over %v, record %s %s %q; want a draw, x having no legal move", g.Over(), rec.Result, rec.Reason, rec.Detail)
+	}
+}

@@ -144,7 +144,7 @@ func (s *Searcher) play(m engine.Move) {
 
 func (s *Searcher) undo() {
 	cell := s.pos.Cell(s.pos.LastMove())
-	if s.rules.Kind == engine.ConnectX {
+	if s.rules.Gravity() {
 		col := int(s.pos.LastMove())
 		cell = (s.pos.Height(col)-1)*s.rules.Cols + col
 	}
@@ -159,8 +159,11 @@ func (s *Searcher) Nodes() uint64 { return s.nodes }
 
 // candidates fills s.moves[ply] with the moves to search, best first:
 // wins, then forced blocks, then by gain. It returns how many immediate
-// wins and opponent threats there are.
-func (s *Searcher) candidates(ply int, ttMove engine.Move) (wins, threats int) {
+// wins and opponent threats there are, and, for black in renju, lost: a
+// cell where white makes five is forbidden to black, which cannot block it.
+// Black's fouls are judged only for the moves selected (they never win:
+// a five wins forbidden shape or not), and dropped.
+func (s *Searcher) candidates(ply int, ttMove engine.Move) (wins, threats int, lost bool) {
 	p := s.pos
 	me := p.ToMove()
 	s.buffers(ply)
@@ -168,17 +171,14 @@ func (s *Searcher) candidates(ply int, ttMove engine.Move) (wins, threats int) {
 	gs := s.gains[ply][:0]
 	fouls := s.rules.Line == engine.Renju && me == engine.X // black avoids renju's forbidden moves
 	add := func(m engine.Move) {
-		if fouls && p.Foul(m) != engine.NoFoul {
-			return
-		}
 		cell := p.Cell(m)
 		g := s.win.gain(cell, me)
 		switch {
 		case p.WinsAt(cell, me):
-			g = 1 << 30
+			g = gainWin
 			wins++
 		case p.WinsAt(cell, me.Other()):
-			g = 1 << 29
+			g = gainBlock
 			threats++
 		}
 		if m == ttMove {
@@ -187,7 +187,7 @@ func (s *Searcher) candidates(ply int, ttMove engine.Move) (wins, threats int) {
 		ms = append(ms, m)
 		gs = append(gs, g)
 	}
-	if s.rules.Kind == engine.ConnectX {
+	if s.rules.Gravity() {
 		for c := 0; c < s.rules.Cols; c++ {
 			if p.Height(c) < s.rules.Rows {
 				add(engine.Move(c))
@@ -235,10 +235,31 @@ func (s *Searcher) candidates(ply int, ttMove engine.Move) (wins, threats int) {
 		}
 		ms[i], ms[b] = ms[b], ms[i]
 		gs[i], gs[b] = gs[b], gs[i]
+		if fouls && p.Foul(ms[i]) != engine.NoFoul {
+			if gs[i] == gainBlock {
+				lost = true // white's five there cannot be blocked
+				threats--
+			}
+			last := len(ms) - 1
+			ms[i], gs[i] = ms[last], gs[last]
+			ms, gs = ms[:last], gs[:last]
+			k = min(k, len(ms))
+			i--
+		}
+	}
+	if !s.solving {
+		ms, gs = ms[:k], gs[:k] // the rest were not judged for fouls
 	}
 	s.moves[ply], s.gains[ply] = ms, gs
-	return wins, threats
+	return wins, threats, lost
 }
+
+// Gains of the moves that decide at once: a win, the block of the
+// opponent's win.
+const (
+	gainWin   = 1 << 30
+	gainBlock = 1 << 29
+)
 
 // evaluate is the heuristic value for the side to move.
 func (s *Searcher) evaluate() int32 {
@@ -279,10 +300,13 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32) (int32, error) {
 			}
 		}
 	}
-	wins, threats := s.candidates(ply, ttMove)
+	wins, threats, lost := s.candidates(ply, ttMove)
 	ms := s.moves[ply]
 	if wins > 0 {
 		return Win - int32(ply) - 1, nil
+	}
+	if lost {
+		return -(Win - int32(ply) - 2), nil // white's next move makes five
 	}
 	if len(ms) == 0 { // renju: every cell near the stones is forbidden to black
 		s.hitLeaf = true

@@ -4,10 +4,15 @@ import "github.com/kinrow/kinrow/engine"
 
 // windows keeps, for every window of K cells in a line, how many stones of
 // each side it holds, and the evaluation those counts give, updated in
-// O(K) per move.
+// O(K) per move. Where only exactly K wins for a side (the line rule's
+// ExactFor: exact, black in renju) a window also counts the side's stones
+// on its two flanking cells, and is worth nothing to the side while one is
+// there: filling it would make an overline, which wins nothing.
 type windows struct {
 	rules  engine.Rules
 	count  [2][]int16 // per window id
+	flank  [2][]int16 // per window id: stones on its flanking cells (exact sides only)
+	exact  [2]bool    // per side: only exactly K wins
 	weight []int32    // weight[n]: value of an open window holding n stones
 	eval   int32      // from X's view
 }
@@ -17,8 +22,12 @@ type windows struct {
 func newWindows(r engine.Rules) *windows {
 	w := &windows{rules: r}
 	n := 4 * r.Cells()
-	w.count[0] = make([]int16, n)
-	w.count[1] = make([]int16, n)
+	for s := range 2 {
+		w.count[s] = make([]int16, n)
+		if w.exact[s] = r.Line.ExactFor(engine.Color(s)); w.exact[s] {
+			w.flank[s] = make([]int16, n)
+		}
+	}
 	w.weight = make([]int32, r.K+1)
 	v := int32(1)
 	for i := 1; i <= r.K; i++ {
@@ -30,34 +39,64 @@ func newWindows(r engine.Rules) *windows {
 	return w
 }
 
+// open tells whether window id can still make a winning line of c: no
+// stone of the opponent in it, and where only exactly K wins for c, none
+// of c's on its flanks.
+func (w *windows) open(id int, c engine.Color) bool {
+	return w.count[c.Other()][id] == 0 && (!w.exact[c] || w.flank[c][id] == 0)
+}
+
 // value is what one window contributes, from X's view.
 func (w *windows) value(id int) int32 {
 	x, o := w.count[0][id], w.count[1][id]
 	switch {
-	case x > 0 && o == 0:
+	case x > 0 && w.open(id, engine.X):
 		return w.weight[x]
-	case o > 0 && x == 0:
+	case o > 0 && w.open(id, engine.O):
 		return -w.weight[o]
 	}
 	return 0
 }
 
+// id returns the window of direction (dr, dc) starting at (sr, sc), or -1
+// when its K cells are not all on the board.
+func (w *windows) id(d, dr, dc, sr, sc int) int {
+	rows, cols, k := w.rules.Rows, w.rules.Cols, w.rules.K
+	er, ec := sr+(k-1)*dr, sc+(k-1)*dc
+	if sr < 0 || sr >= rows || sc < 0 || sc >= cols || er < 0 || er >= rows || ec < 0 || ec >= cols {
+		return -1
+	}
+	return d*rows*cols + sr*cols + sc
+}
+
 // update adds (delta +1) or removes (-1) a stone of c on cell.
 func (w *windows) update(cell int, c engine.Color, delta int16) {
-	rows, cols, k := w.rules.Rows, w.rules.Cols, w.rules.K
+	cols, k := w.rules.Cols, w.rules.K
 	r0, c0 := cell/cols, cell%cols
 	for d := 0; d < 4; d++ {
 		dr, dc := engine.Direction(d)
 		// Window starts: cell - t*(dr,dc) for t in 0..k-1, whose end fits.
 		for t := 0; t < k; t++ {
-			sr, sc := r0-t*dr, c0-t*dc
-			er, ec := sr+(k-1)*dr, sc+(k-1)*dc
-			if sr < 0 || sr >= rows || sc < 0 || sc >= cols || er < 0 || er >= rows || ec < 0 || ec >= cols {
+			id := w.id(d, dr, dc, r0-t*dr, c0-t*dc)
+			if id < 0 {
 				continue
 			}
-			id := d*rows*cols + sr*cols + sc
 			w.eval -= w.value(id)
 			w.count[c][id] += delta
+			w.eval += w.value(id)
+		}
+		if !w.exact[c] {
+			continue
+		}
+		// The windows the cell flanks: the one starting after it, the one
+		// ending before it.
+		for _, t := range [2]int{-1, k} {
+			id := w.id(d, dr, dc, r0-t*dr, c0-t*dc)
+			if id < 0 {
+				continue
+			}
+			w.eval -= w.value(id)
+			w.flank[c][id] += delta
 			w.eval += w.value(id)
 		}
 	}
@@ -66,24 +105,22 @@ func (w *windows) update(cell int, c engine.Color, delta int16) {
 // gain is how much a stone of c on cell would change c's evaluation: the
 // windows it extends for c plus those it spoils for the opponent.
 func (w *windows) gain(cell int, c engine.Color) int32 {
-	rows, cols, k := w.rules.Rows, w.rules.Cols, w.rules.K
+	cols, k := w.rules.Cols, w.rules.K
 	r0, c0 := cell/cols, cell%cols
 	var g int32
 	o := c.Other()
 	for d := 0; d < 4; d++ {
 		dr, dc := engine.Direction(d)
 		for t := 0; t < k; t++ {
-			sr, sc := r0-t*dr, c0-t*dc
-			er, ec := sr+(k-1)*dr, sc+(k-1)*dc
-			if sr < 0 || sr >= rows || sc < 0 || sc >= cols || er < 0 || er >= rows || ec < 0 || ec >= cols {
+			id := w.id(d, dr, dc, r0-t*dr, c0-t*dc)
+			if id < 0 {
 				continue
 			}
-			id := d*rows*cols + sr*cols + sc
 			mine, theirs := w.count[c][id], w.count[o][id]
 			switch {
-			case theirs == 0:
+			case w.open(id, c):
 				g += w.weight[mine+1] - w.weight[mine]
-			case mine == 0:
+			case mine == 0 && theirs > 0 && w.open(id, o):
 				g += w.weight[theirs] // blocking their window
 			}
 		}

@@ -46,7 +46,7 @@ func BenchmarkMarkUnmark(b *testing.B) {
 	for _, tc := range []struct {
 		rules string
 		plies int
-	}{{"gomoku", 40}, {"mnk:70x70x10", 200}} {
+	}{{"gomoku", 40}, {"gomoku-standard", 40}, {"renju", 40}, {"mnk:70x70x10", 200}, {"mnk:70x70x10:exact", 200}} {
 		b.Run(tc.rules, func(b *testing.B) {
 			pos := randomPosition(b, tc.rules, tc.plies, 1)
 			bd := NewBoard(pos.Rules())
@@ -72,7 +72,7 @@ func BenchmarkSearchNodes(b *testing.B) {
 	for _, tc := range []struct {
 		rules string
 		plies int
-	}{{"gomoku", 20}, {"mnk:70x70x10", 60}, {"connect4", 6}, {"connectx:38x58x12", 100}} {
+	}{{"gomoku", 20}, {"gomoku-standard", 20}, {"renju", 20}, {"mnk:70x70x10", 60}, {"connect4", 6}, {"connectx:38x58x12", 100}} {
 		b.Run(tc.rules, func(b *testing.B) {
 			pos := randomPosition(b, tc.rules, tc.plies, 3)
 			s, err := New(pos.Rules(), Options{MoveTime: 50 * time.Millisecond})

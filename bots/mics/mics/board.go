@@ -16,6 +16,14 @@ const ndirs = 4
 // directions the stones of each side in it, with the per-cell sums the MICS
 // heuristic reads kept up to date as stones are marked and unmarked.
 //
+// The line rule is the board's own: under exact (and for black in renju)
+// only a line of exactly K wins, so a window counts for such a side only
+// while neither of the two cells flanking it (just before its first cell,
+// just after its last) holds the side's stone — filling it would make an
+// overline, which wins nothing. Winner, CanWin, the classes and the
+// evaluation all follow from that; renju's forbidden moves for black are not
+// the board's to judge (the Searcher asks the engine).
+//
 // Mark and Unmark are O(1) on the free set (the marked cell is swapped with
 // the last free cell and swapped back on undo) and update the counts of the
 // at most 4K windows through the cell in O(K); each window whose value for a
@@ -69,6 +77,17 @@ type Board struct {
 
 	t weights
 
+	// The line rule. exact[s]: only exactly K wins for side s; variant:
+	// either side's, which takes the general window update (vchange).
+	// flank holds, per window id, the stones of X (low byte) and of O
+	// (high byte) on its two flanking cells; flanked[d][0][c] is the id of
+	// the window of direction d whose first cell follows cell c,
+	// flanked[d][1][c] the one whose last cell precedes c (-1: none).
+	exact   [2]bool
+	variant bool
+	flank   []uint16
+	flanked [4][2][]int32
+
 	// Scratch for Load.
 	moves []engine.Move
 	cells []int32
@@ -81,7 +100,7 @@ func NewBoard(r engine.Rules) *Board {
 	n := r.Cells()
 	b := &Board{
 		rules: r, rows: r.Rows, cols: r.Cols, k: r.K, n: n,
-		gravity: r.Kind == engine.ConnectX,
+		gravity: r.Gravity(),
 		stone:   make([]int8, n),
 		free:    make([]int32, n),
 		index:   make([]int32, n),
@@ -98,6 +117,10 @@ func NewBoard(r engine.Rules) *Board {
 	}
 	b.key[0], b.key[1] = make([]int64, n), make([]int64, n)
 	b.t = newWeights(r.K)
+	for s := range b.exact {
+		b.exact[s] = r.Line.ExactFor(engine.Color(s))
+		b.variant = b.variant || b.exact[s]
+	}
 	b.windows()
 	// Centrality: g[0]/2 at the centre down to 0 at the farthest corner.
 	b.centre = make([]int64, n)
@@ -147,7 +170,28 @@ func (b *Board) windows() {
 		}
 	}
 	b.total /= k
+	if b.variant {
+		b.flank = make([]uint16, 4*b.n)
+		for d := range ndirs {
+			dr, dc := engine.Direction(d)
+			for j, t := range [2]int{1, -k} { // the start of the window after, before
+				f := make([]int32, b.n)
+				for cell := range f {
+					f[cell] = -1
+					r, c := cell/b.cols+t*dr, cell%b.cols+t*dc
+					er, ec := r+(k-1)*dr, c+(k-1)*dc
+					if b.on(r, c) && b.on(er, ec) {
+						f[cell] = int32(d*b.n + r*b.cols + c)
+					}
+				}
+				b.flanked[d][j] = f
+			}
+		}
+	}
 }
+
+// on tells whether (r, c) is on the board.
+func (b *Board) on(r, c int) bool { return r >= 0 && r < b.rows && c >= 0 && c < b.cols }
 
 // Reset empties the board.
 func (b *Board) Reset() {
@@ -158,6 +202,7 @@ func (b *Board) Reset() {
 	}
 	b.nfree = b.n
 	clear(b.win)
+	clear(b.flank)
 	clear(b.height)
 	g0, t0 := b.t.g[0], int64(b.t.tc[0])
 	for cell := 0; cell < b.n; cell++ {
@@ -251,6 +296,11 @@ func (b *Board) Mark(cell int) bool {
 	if b.gravity {
 		b.height[cell%b.cols]++
 	}
+	if b.variant {
+		b.vmark(cell, s, 1)
+		b.touch(cell, 1)
+		return b.full[s] > 0
+	}
 	for d := 0; d < 4; d++ {
 		cnt := int(b.nwin[d][cell])
 		if cnt == 0 {
@@ -280,6 +330,11 @@ func (b *Board) Unmark() {
 	b.stone[cell] = -1
 	if b.gravity {
 		b.height[int(cell)%b.cols]--
+	}
+	if b.variant {
+		b.vmark(int(cell), s, -1)
+		b.touch(int(cell), -1)
+		return
 	}
 	for d := 0; d < 4; d++ {
 		cnt := int(b.nwin[d][cell])
@@ -328,6 +383,123 @@ func (b *Board) add(id, start, st, s int) {
 		}
 		b.cells1(start, st, s^1, -t.g[o], -t.tc[o])
 	}
+}
+
+// vmark adds (delta 1) or takes back (-1) a stone of side s on cell under
+// a line rule where only exactly K wins for a side: the windows through the
+// cell count the stone, the (at most two per direction) windows it flanks
+// count it on their flank, and each window's change goes through vchange.
+func (b *Board) vmark(cell, s, delta int) {
+	unit := uint16(1) << (8 * s)
+	for d := 0; d < 4; d++ {
+		st, base := b.step[d], d*b.n
+		id := int(b.first[d][cell])
+		for cnt := int(b.nwin[d][cell]); cnt > 0; cnt-- {
+			in0, f := b.win[id], b.flank[id]
+			in1 := in0 + unit
+			if delta < 0 {
+				in1 = in0 - unit
+			}
+			b.win[id] = in1
+			b.vchange(id-base, st, in0, f, in1, f)
+			id += st
+		}
+		for j := range 2 {
+			id := int(b.flanked[d][j][cell])
+			if id < 0 {
+				continue
+			}
+			f0 := b.flank[id]
+			f1 := f0 + unit
+			if delta < 0 {
+				f1 = f0 - unit
+			}
+			b.flank[id] = f1
+			if b.exact[s] {
+				// Only s's view of the window can change, and only when
+				// the flank goes from none of s's stones to one or back.
+				b.vflank(id-base, st, s, b.win[id], f0, f1)
+			}
+		}
+	}
+}
+
+// open returns the stones of side s in a window holding in (X's stones in
+// the low byte, O's in the high byte) with flank on its flanking cells, and
+// whether the window is still open for s: no opponent stone in it and, when
+// only exactly K wins for s, none of s's stones on its flanks.
+func (b *Board) open(s int, in, flank uint16) (int, bool) {
+	sh := uint(8 * s)
+	if in>>(8-sh)&0xff != 0 || b.exact[s] && flank>>sh&0xff != 0 {
+		return 0, false
+	}
+	return int(in >> sh & 0xff), true
+}
+
+// vchange moves the window starting at cell start (cell step st) from the
+// state (in0, f0) to (in1, f1): what it contributed to each side's
+// evaluation, counts and cell sums while open for that side is taken off
+// and its new contribution put on, both sides' cells in one pass.
+func (b *Board) vchange(start, st int, in0, f0, in1, f1 uint16) {
+	t := &b.t
+	var dg [2]int64
+	var dt [2]int32
+	for s := range 2 {
+		a0, ok0 := b.open(s, in0, f0)
+		a1, ok1 := b.open(s, in1, f1)
+		if ok0 == ok1 && a0 == a1 {
+			continue
+		}
+		if ok0 {
+			b.eval[s] -= t.w[a0]
+			switch a0 {
+			case b.k - 1:
+				b.open1[s]--
+			case b.k:
+				b.full[s]--
+			}
+			dg[s] -= t.g[a0]
+			dt[s] -= t.tc[a0]
+		}
+		if ok1 {
+			b.eval[s] += t.w[a1]
+			switch a1 {
+			case b.k - 1:
+				b.open1[s]++
+			case b.k:
+				b.full[s]++
+			}
+			dg[s] += t.g[a1]
+			dt[s] += t.tc[a1]
+		}
+	}
+	if dg[0] != 0 || dg[1] != 0 || dt[0] != 0 || dt[1] != 0 {
+		b.cells2(start, st, 0, dg[0], dt[0], dg[1], dt[1])
+	}
+}
+
+// vflank is vchange for a change of the flank alone, which only side s
+// (exact) sees: the window closes for s when its first stone of s flanks it
+// and opens again when the last goes.
+func (b *Board) vflank(start, st, s int, in, f0, f1 uint16) {
+	sh := uint(8 * s)
+	if in>>(8-sh)&0xff != 0 || (f0>>sh&0xff == 0) == (f1>>sh&0xff == 0) {
+		return // dead for s either way, or open or closed both before and after
+	}
+	a := int(in >> sh & 0xff)
+	t := &b.t
+	sign := int64(1) // opens
+	if f0>>sh&0xff == 0 {
+		sign = -1 // closes
+	}
+	b.eval[s] += sign * t.w[a]
+	switch a {
+	case b.k - 1:
+		b.open1[s] += int32(sign)
+	case b.k:
+		b.full[s] += int32(sign)
+	}
+	b.cells1(start, st, s, sign*t.g[a], int32(sign)*t.tc[a])
 }
 
 // remove is the exact inverse of add.

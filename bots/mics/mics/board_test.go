@@ -84,9 +84,20 @@ func recount(t *testing.T, b *Board, marked []int) {
 			if x, o := b.Window(d, start); x != cnt[0] || o != cnt[1] {
 				t.Fatalf("window d%d start %d counts (%d,%d), want (%d,%d)", d, start, x, o, cnt[0], cnt[1])
 			}
+			// The stones on the two flanking cells (under exact an own
+			// stone there closes the window for the side).
+			var fl [2]int
+			for _, j := range []int{-1, k} {
+				fr, fc := r+j*dir[0], c+j*dir[1]
+				if fr >= 0 && fr < b.rows && fc >= 0 && fc < b.cols {
+					if v := want[fr*b.cols+fc]; v >= 0 {
+						fl[v]++
+					}
+				}
+			}
 			for s := 0; s < 2; s++ {
 				a := cnt[s]
-				if cnt[s^1] != 0 {
+				if cnt[s^1] != 0 || b.rules.Line.ExactFor(engine.Color(s)) && fl[s] != 0 {
 					continue
 				}
 				eval[s] += b.t.w[a]
@@ -177,6 +188,13 @@ func TestWindowCountsMarkUnmark(t *testing.T) {
 		{"connectx:3x8x8", 300, 1},
 		{"mnk:70x70x10", 3000, 500},
 		{"connectx:38x58x12", 3000, 500},
+		{"mnk:4x9x4:exact", 400, 1},
+		{"mnk:6x6x3:exact", 400, 1},
+		{"gomoku-standard", 1500, 7},
+		{"renju", 1500, 7},
+		{"mnk:9x9x5:renju", 600, 1},
+		{"connectx:6x7x4:exact", 600, 1},
+		{"connectx:5x3x3:exact", 300, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.rules, func(t *testing.T) {
@@ -230,6 +248,13 @@ func TestMarkSequences(t *testing.T) {
 		{"anti-diagonal", "tictactoe", []int{0, 2, 1, 4, 3, 6}, 0, 3, 2, 0, 3, engine.O},
 		{"gomoku five", "gomoku", []int{112, 0, 113, 1, 114, 2, 115, 3, 116}, 0, 0, 112, 5, 0, engine.X},
 		{"connect4 column", "connect4", []int{3, 4, 10, 11, 17, 18, 24}, 0, 1, 3, 4, 0, engine.X},
+		// x on 112..114 and 116, then 115: six (111 too) in freestyle, the
+		// window 112..116 is full but flanked by x's 111.
+		{"gomoku six", "gomoku", []int{111, 0, 112, 2, 113, 4, 114, 6, 116, 8, 115}, 0, 0, 112, 5, 0, engine.X},
+		{"standard six", "gomoku-standard", []int{111, 0, 112, 2, 113, 4, 114, 6, 116, 8, 115}, 0, 0, 112, 5, 0, engine.Empty},
+		{"standard five", "gomoku-standard", []int{112, 0, 113, 1, 114, 2, 115, 3, 116}, 0, 0, 112, 5, 0, engine.X},
+		{"renju black six", "renju", []int{111, 0, 112, 2, 113, 4, 114, 6, 116, 8, 115}, 0, 0, 112, 5, 0, engine.Empty},
+		{"renju white six", "renju", []int{200, 111, 202, 112, 204, 113, 206, 114, 208, 116, 210, 115}, 0, 0, 112, 0, 5, engine.O},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -253,7 +278,7 @@ func TestMarkSequences(t *testing.T) {
 
 // TestLoad follows a game with Load: forward, back and to another line.
 func TestLoad(t *testing.T) {
-	for _, rules := range []string{"gomoku", "connect4", "connectx:38x58x12"} {
+	for _, rules := range []string{"gomoku", "connect4", "connectx:38x58x12", "gomoku-standard", "renju"} {
 		t.Run(rules, func(t *testing.T) {
 			r := mustRules(t, rules)
 			b := NewBoard(r)
@@ -294,14 +319,20 @@ func TestSetSeedKeepsValues(t *testing.T) {
 }
 
 func TestMarkAllocatesNothing(t *testing.T) {
-	b := NewBoard(mustRules(t, "mnk:70x70x10"))
+	for _, rules := range []string{"mnk:70x70x10", "mnk:70x70x10:exact", "renju"} {
+		markAllocatesNothing(t, rules)
+	}
+}
+
+func markAllocatesNothing(t *testing.T, rules string) {
+	b := NewBoard(mustRules(t, rules))
 	allocs := testing.AllocsPerRun(100, func() {
-		b.Mark(2450)
-		b.Mark(2451)
+		b.Mark(b.n / 2)
+		b.Mark(b.n/2 + 1)
 		b.Unmark()
 		b.Unmark()
 	})
 	if allocs != 0 {
-		t.Errorf("Mark/Unmark: %v allocations, want 0", allocs)
+		t.Errorf("%s: Mark/Unmark: %v allocations, want 0", rules, allocs)
 	}
 }

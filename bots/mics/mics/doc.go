@@ -24,7 +24,10 @@
 //     directions the number of stones of each side, updated in O(K) per move.
 //     The per-cell sums the heuristic reads are updated along with them
 //     (O(K) per window whose state changes, so O(K²) per move), which makes
-//     the MICS value of a cell an O(1) lookup.
+//     the MICS value of a cell an O(1) lookup. The line rule is the
+//     board's: where only exactly K wins (exact; black in renju) a window
+//     is open for a side only while no stone of the side flanks it, so an
+//     overline is no win, no threat and worth nothing.
 //   - The MICS value (heuristic.go): every window still open for a side (no
 //     opponent stone in it) contributes to each of its cells how much a stone
 //     there would bring that window closer to completion, growing
@@ -48,5 +51,7 @@
 //     at the horizon. The clock is read every 64 nodes: at 80% of the time to
 //     the deadline the search stops and the best move found so far is
 //     answered; a legal fallback move is held from the very start. The search
-//     allocates nothing.
+//     allocates nothing. Under renju the engine's position follows the board
+//     and judges black's candidates only: fouls are never searched, and a
+//     white five whose only block is forbidden to black is a win for white.
 package mics

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"time"
 
 	"github.com/kinrow/kinrow/engine"
@@ -29,6 +28,7 @@ const (
 	maxPly     = MaxDepth + 64 // depth plus the forced-reply extensions
 	rootMax    = 64            // root candidates considered at most
 	checkEvery = 64            // nodes between two looks at the clock (power of 2)
+	foulSlack  = 4             // renju: black's candidates asked for beyond l, some being fouls
 	winScore   = int64(1) << 61
 	inf        = int64(1) << 62
 	// The search stops at start + stopFrac·(deadline-start) - stopMargin.
@@ -88,12 +88,11 @@ type Searcher struct {
 	bufs    [maxPly][]Candidate
 	root    []Candidate
 
-	// Under a line rule other than freestyle, the engine's position follows
-	// the board through the search: it judges wins (an overline is none in
-	// exact, nor for black in renju) and renju's fouls, which the board's
-	// windows do not see.
-	variant bool
-	pos     *engine.Position
+	// Under renju the engine's position follows the board through the
+	// search, to judge black's candidate moves (renju's fouls, which the
+	// board's windows do not see; wins and overlines are the board's own).
+	renju bool
+	pos   *engine.Position
 }
 
 // New returns a Searcher for games of rules r. It fails on invalid rules or
@@ -111,7 +110,7 @@ func New(r engine.Rules, o Options) (*Searcher, error) {
 	if o.MoveTime == 0 {
 		o.MoveTime = DefaultMoveTime
 	}
-	s := &Searcher{rules: r, opt: o, b: NewBoard(r), variant: r.Line != engine.Freestyle,
+	s := &Searcher{rules: r, opt: o, b: NewBoard(r), renju: r.Line == engine.Renju,
 		legal: make([]engine.Move, 0, r.Cells()), root: make([]Candidate, 0, rootMax)}
 	s.b.SetSeed(o.Seed)
 	backing := make([]Candidate, maxPly*MaxBranching)
@@ -147,7 +146,7 @@ func (s *Searcher) NodesPerSecond() float64 { return s.nps }
 // position if Calibrate was not called; every move refines the figure.
 func (s *Searcher) Calibrate(ctx context.Context, d time.Duration) float64 {
 	s.b.Reset()
-	if s.variant {
+	if s.renju {
 		s.pos = engine.NewPosition(s.rules) // follows the board, as in BestMove
 	}
 	stop := time.Now().Add(d)
@@ -194,7 +193,7 @@ func (s *Searcher) branching(budget int64) int {
 	if s.rules.Cells() <= 16 {
 		l = s.rules.Cells() // full width on small boards
 	}
-	if s.rules.Kind == engine.ConnectX && s.rules.Cols <= 12 {
+	if s.rules.Gravity() && s.rules.Cols <= 12 {
 		l = s.rules.Cols // every column
 	}
 	return min(l, MaxBranching)
@@ -245,13 +244,13 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 
 	b := s.b
 	b.Load(pos)
-	if s.variant {
+	if s.renju {
 		s.pos = pos.Clone()
 	}
 	// Root candidates, best first; a win or a single forced block needs no search.
 	root := b.Candidates(s.root[:0], rootMax)
-	if s.rules.Line != engine.Freestyle {
-		root = s.variantRoot(pos, root)
+	if s.renju && pos.ToMove() == engine.X {
+		root, _ = s.dropFouls(root, false)
 	}
 	if len(root) == 0 {
 		return move, nil
@@ -329,26 +328,26 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 	return move, nil
 }
 
-// variantRoot fits the root candidates, which the board's windows rank as
-// in freestyle, to the line rule: the moves the rules forbid (renju's fouls
-// for black) go, and a cell the windows call a win keeps its win key only
-// if the engine agrees (an overline is no win in exact, nor for black in
-// renju). Below the root negamaxVariant does the same at every node.
-func (s *Searcher) variantRoot(pos *engine.Position, root []Candidate) []Candidate {
-	me := pos.ToMove()
-	out := root[:0]
-	for _, c := range root {
-		m := s.b.MoveOf(int(c.Cell))
-		if !pos.Legal(m) {
+// dropFouls takes the moves renju forbids to black out of its candidates
+// (asking the engine's position, which follows the board), and reports
+// whether one of them blocked a five of white's: black cannot stop that
+// five, and loses. With stop it returns at once when it finds one.
+func (s *Searcher) dropFouls(cands []Candidate, stop bool) ([]Candidate, bool) {
+	out, lost := cands[:0], false
+	for _, c := range cands {
+		if s.pos.Foul(s.b.MoveOf(int(c.Cell))) != engine.NoFoul {
+			// A foul is never black's own five (a five wins, forbidden
+			// shape or not), so a block key here is white's five.
+			if c.Key >= blockKey {
+				if lost = true; stop {
+					return out, true
+				}
+			}
 			continue
-		}
-		if c.Key >= winKey && !pos.WinsAt(pos.Cell(m), me) {
-			c.Key = blockKey - 1
 		}
 		out = append(out, c)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Key > out[j].Key })
-	return out
+	return out, lost
 }
 
 // searchRoot searches the root moves to depth plies, sharing budget nodes
@@ -431,14 +430,15 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int64) int64 {
 	}
 	b := s.b
 	me := (b.n - b.nfree) & 1
-	if s.variant {
-		return s.negamaxVariant(depth, ply, alpha, beta)
-	}
 	if b.CanWin(me) {
 		return winScore - int64(ply+1)
 	}
 	if b.nfree == 0 {
 		return 0
+	}
+	fouls := s.renju && me == 0 // black to move in renju
+	if fouls && s.pos.Result() == engine.Draw {
+		return 0 // every empty cell is forbidden to black
 	}
 	if depth <= 0 || s.nodes >= s.limit || ply >= maxPly-1 {
 		if s.nodes >= s.limit || ply >= maxPly-1 || !b.CanWin(me^1) {
@@ -446,8 +446,21 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int64) int64 {
 		}
 		depth = 1
 	}
-	cands := b.Candidates(s.bufs[ply], s.l)
-	if len(cands) == 0 {
+	var cands []Candidate
+	if fouls {
+		// A few more than l, as some may be fouls.
+		cands = b.Candidates(s.bufs[ply], min(s.l+foulSlack, MaxBranching))
+		var lost bool
+		if cands, lost = s.dropFouls(cands, true); lost {
+			return -(winScore - int64(ply+2)) // white's five cannot be blocked
+		}
+		if len(cands) > s.l {
+			cands = cands[:s.l]
+		}
+		if len(cands) == 0 {
+			return b.Evaluate(me) // the best cells are all forbidden to black
+		}
+	} else if cands = b.Candidates(s.bufs[ply], s.l); len(cands) == 0 {
 		return 0
 	}
 	if cands[0].Key >= blockKey {
@@ -479,10 +492,9 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int64) int64 {
 	return best
 }
 
-// mark plays cell on the board, and on the engine's position under a line
-// rule other than freestyle.
+// mark plays cell on the board, and on the engine's position under renju.
 func (s *Searcher) mark(cell int) {
-	if s.variant {
+	if s.renju {
 		s.pos.Play(s.b.MoveOf(cell))
 	}
 	s.b.Mark(cell)
@@ -490,87 +502,8 @@ func (s *Searcher) mark(cell int) {
 
 // unmark takes back the last mark.
 func (s *Searcher) unmark() {
-	if s.variant {
+	if s.renju {
 		s.pos.Undo()
 	}
 	s.b.Unmark()
-}
-
-// negamaxVariant is negamax under exact and renju: the windows still rank
-// the cells and evaluate the leaves, but the engine's position says which
-// cells win (for either side) and which are forbidden to black, so an
-// overline is neither a win nor a threat to block, and black never plays a
-// foul in the tree.
-func (s *Searcher) negamaxVariant(depth, ply int, alpha, beta int64) int64 {
-	b, pos := s.b, s.pos
-	me := (b.n - b.nfree) & 1
-	if b.nfree == 0 {
-		return 0
-	}
-	cands := b.Candidates(s.bufs[ply], s.l)
-	// Re-rank: true wins first, then true blocks, then the rest by value;
-	// fouls go.
-	c0 := pos.ToMove()
-	fouls := s.rules.Line == engine.Renju && c0 == engine.X
-	out := cands[:0]
-	blocks := 0
-	for _, c := range cands {
-		m := b.MoveOf(int(c.Cell))
-		cell := pos.Cell(m)
-		switch {
-		case pos.WinsAt(cell, c0):
-			return winScore - int64(ply+1)
-		case c.Key >= winKey:
-			c.Key = blockKey - 1 // the windows' win is an overline here
-		}
-		if fouls && pos.Foul(m) != engine.NoFoul {
-			continue
-		}
-		if c.Key >= blockKey {
-			if pos.WinsAt(cell, c0.Other()) {
-				blocks++
-			} else {
-				c.Key = blockKey - 1
-			}
-		}
-		out = append(out, c)
-	}
-	if depth <= 0 || s.nodes >= s.limit || ply >= maxPly-1 {
-		if s.nodes >= s.limit || ply >= maxPly-1 || blocks == 0 {
-			return b.Evaluate(me)
-		}
-		depth = 1
-	}
-	if len(out) == 0 {
-		return b.Evaluate(me)
-	}
-	if blocks > 0 {
-		n := 0
-		for _, c := range out {
-			if c.Key >= blockKey {
-				out[n] = c
-				n++
-			}
-		}
-		out = out[:n]
-	}
-	best := -inf
-	for _, c := range out {
-		s.mark(int(c.Cell))
-		v := -s.negamax(depth-1, ply+1, -beta, -alpha)
-		s.unmark()
-		if s.aborted {
-			return 0
-		}
-		if v > best {
-			best = v
-			if v > alpha {
-				alpha = v
-				if alpha >= beta {
-					break
-				}
-			}
-		}
-	}
-	return best
 }

@@ -50,7 +50,7 @@ type board struct {
 
 // newBoard builds the window tables for r.
 func newBoard(r engine.Rules) *board {
-	b := &board{rows: r.Rows, cols: r.Cols, k: r.K, gravity: r.Kind == engine.ConnectX, top: maxTier}
+	b := &board{rows: r.Rows, cols: r.Cols, k: r.K, gravity: r.Gravity(), top: maxTier}
 	if b.gravity {
 		b.top = 1
 	}

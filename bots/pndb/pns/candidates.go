@@ -15,7 +15,7 @@ func Candidates(pos *engine.Position, near []int16, dst []engine.Move) []engine.
 // (returned for reuse), so that a searcher allocates nothing.
 func candidates(pos *engine.Position, near []int16, dst, played []engine.Move) ([]engine.Move, []engine.Move) {
 	r := pos.Rules()
-	if r.Kind == engine.ConnectX || r.Cells() <= SmallBoard || pos.Result() != engine.Open {
+	if r.Gravity() || r.Cells() <= SmallBoard || pos.Result() != engine.Open {
 		return pos.LegalMoves(dst), played
 	}
 	if pos.Ply() == 0 {

@@ -164,8 +164,8 @@ func New(r engine.Rules, opt Options) (*Searcher, error) {
 		opt:    opt,
 		tab:    newTable(opt.MemMiB << 20 / BytesPerNode),
 		lastGC: -1,
-		all:    r.Kind == engine.ConnectX || r.Cells() <= SmallBoard,
-		sym:    newSymmetry(r, !opt.NoSymmetry && (r.Kind == engine.ConnectX || r.Cells() <= SymmetryMaxCells)),
+		all:    r.Gravity() || r.Cells() <= SmallBoard,
+		sym:    newSymmetry(r, !opt.NoSymmetry && (r.Gravity() || r.Cells() <= SymmetryMaxCells)),
 		cover:  newCover(r),
 	}, nil
 }

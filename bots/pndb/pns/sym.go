@@ -15,7 +15,6 @@ import "github.com/kinrow/kinrow/engine"
 // position under each of them.
 type symmetry struct {
 	n     int       // number of transforms; 1: symmetry off
-	cells []int32   // cells[t*ncell+c]: the image of cell c under transform t
 	moves []int16   // moves[t*nmove+m]: the image of move m under transform t
 	keys  []uint64  // keys[(c*n+t)*2+col]: Zobrist key of col on the image of c under t, ^ SideKey
 	inv   [8]uint8  // inv[t]: the inverse transform of t
@@ -33,17 +32,12 @@ func newSymmetry(r engine.Rules, on bool) symmetry {
 	if on {
 		n = es.Len()
 	}
-	y := symmetry{n: n, ncell: r.Cells(), nmove: r.Cells()}
-	if r.Kind == engine.ConnectX {
-		y.nmove = r.Cols
-	}
-	y.cells = make([]int32, n*y.ncell)
+	y := symmetry{n: n, ncell: r.Cells(), nmove: r.MoveRange()}
 	y.keys = make([]uint64, 2*n*y.ncell)
 	y.moves = make([]int16, n*y.nmove)
 	for t := 0; t < n; t++ {
 		for c := 0; c < y.ncell; c++ {
 			img := es.Cell(t, c)
-			y.cells[t*y.ncell+c] = int32(img)
 			for col := engine.X; col <= engine.O; col++ {
 				y.keys[(c*n+t)*2+int(col)] = engine.ZobristKey(img, col) ^ engine.SideKey
 			}
@@ -56,19 +50,6 @@ func newSymmetry(r engine.Rules, on bool) symmetry {
 	return y
 }
 
-// image returns the image of cell c under transform t.
-func (y *symmetry) image(t, c int) int { return int(y.cells[t*y.ncell+c]) }
-
-// isInverse tells whether u undoes t on every cell.
-func (y *symmetry) isInverse(t, u int) bool {
-	for c := 0; c < y.ncell; c++ {
-		if y.image(u, y.image(t, c)) != c {
-			return false
-		}
-	}
-	return true
-}
-
 // set computes the hashes of pos under every transform.
 func (y *symmetry) set(pos *engine.Position) {
 	y.h = [8]uint64{}
@@ -78,8 +59,9 @@ func (y *symmetry) set(pos *engine.Position) {
 		if col == engine.Empty {
 			continue
 		}
+		keys := y.keys[c*y.n*2 : (c+1)*y.n*2]
 		for t := 0; t < y.n; t++ {
-			y.h[t] ^= engine.ZobristKey(y.image(t, c), col)
+			y.h[t] ^= keys[2*t+int(col)] ^ engine.SideKey // the stone's key alone
 		}
 	}
 	if pos.ToMove() != engine.X {

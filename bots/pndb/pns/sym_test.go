@@ -62,19 +62,20 @@ func TestSymmetryKeys(t *testing.T) {
 			if y.n != tc.n {
 				t.Fatalf("%d transforms, want %d", y.n, tc.n)
 			}
+			es := r.Symmetries()
 			seen := map[string]bool{}
 			for tr := 0; tr < y.n; tr++ {
 				var img []rune // the cell map, to check the maps are distinct
 				for c := 0; c < y.ncell; c++ {
-					img = append(img, rune(y.image(tr, c)+1))
+					img = append(img, rune(es.Cell(tr, c)+1))
+					if es.Cell(int(y.inv[tr]), es.Cell(tr, c)) != c {
+						t.Fatalf("inverse of %d wrong", tr)
+					}
 				}
 				if seen[string(img)] {
 					t.Fatalf("transform %d repeats another", tr)
 				}
 				seen[string(img)] = true
-				if !y.isInverse(tr, int(y.inv[tr])) {
-					t.Fatalf("inverse of %d wrong", tr)
-				}
 			}
 			rng := rand.New(rand.NewPCG(7, uint64(tc.n)))
 			for it := 0; it < 60; it++ {
