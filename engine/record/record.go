@@ -15,7 +15,7 @@ type Reason string
 const (
 	ReasonNone        Reason = ""             // the game is still open
 	ReasonWin         Reason = "win"          // a line of K was made
-	ReasonDraw        Reason = "draw"         // the board filled
+	ReasonDraw        Reason = "draw"         // the board filled, or renju's black has no legal move
 	ReasonForfeit     Reason = "forfeit"      // a player broke a rule; see Forfeit
 	ReasonResignation Reason = "resignation"  // a player resigned
 	ReasonAdjudicated Reason = "adjudication" // the referee ended the game (e.g. move limit)
