@@ -33,11 +33,11 @@ const solveFlushEvery = 2 * time.Millisecond
 // the game one at a time in the order sent, a Cancel at once, solve batches
 // beside the game.
 //
-// The goroutine that reads a request serves it (no hand-over to a worker,
-// which costs a wake-up per message), except solve batches; a genmove is
-// served by the goroutine that read it while a new one takes over the
-// reading, so that a Cancel is read meanwhile; a game request read then
-// waits for the genmove to end.
+// The goroutine that reads a request serves it, a genmove too (no
+// hand-over to a worker, which costs a wake-up per message): only a genmove
+// still running after takeOverAfter hands the reading to a new goroutine,
+// so that a Cancel is read meanwhile; a game request read then waits for
+// the genmove to end.
 func (s *GRPCServer) Session(grpcStream botpb.Bot_SessionServer) error {
 	ctx, cancel := context.WithCancel(grpcStream.Context())
 	defer cancel()
@@ -48,10 +48,8 @@ func (s *GRPCServer) Session(grpcStream botpb.Bot_SessionServer) error {
 			return err
 		}
 		defer sock.Close()
-		go func() {
-			<-ctx.Done()
-			sock.Close()
-		}()
+		stop := context.AfterFunc(ctx, func() { sock.Close() })
+		defer stop()
 		stream = botFrames{newFrameConn(sock)}
 	} else if err := grpcStream.Send(&botpb.BotMessage{Reply: &botpb.BotMessage_Hello{}}); err != nil {
 		return err
@@ -62,6 +60,8 @@ func (s *GRPCServer) Session(grpcStream botpb.Bot_SessionServer) error {
 		impl: s.Impl, stream: stream, ctx: ctx, cancelled: map[uint64]bool{}, running: map[uint64]context.CancelFunc{},
 		solves: make(chan *botpb.HostMessage, 1024), result: make(chan error, 1), idle: idle,
 	}
+	ss.takeOver = time.AfterFunc(time.Hour, ss.takeOverReading)
+	ss.takeOver.Stop()
 	ss.wg.Add(1)
 	go func() {
 		defer ss.wg.Done()
@@ -80,9 +80,14 @@ func (s *GRPCServer) Session(grpcStream botpb.Bot_SessionServer) error {
 	return err
 }
 
+// takeOverAfter is how long a genmove runs on the reading goroutine before
+// a new goroutine takes over the reading (a Cancel is read from then on).
+const takeOverAfter = time.Millisecond
+
 // read serves the requests in pending, then reads and serves the next,
-// until the stream ends (its error to ss.result) or a genmove comes: a new
-// reader takes over and this goroutine serves the genmove.
+// until the stream ends (its error to ss.result) or a genmove it serves
+// outlasts takeOverAfter: a new reader took over, and this goroutine ends
+// with the genmove.
 func (ss *serverSession) read(pending []*botpb.HostMessage) {
 	for {
 		for i, m := range pending {
@@ -91,16 +96,10 @@ func (ss *serverSession) read(pending []*botpb.HostMessage) {
 			ss.mu.Unlock()
 			<-idle // a genmove under way ends first
 			if m.GetGenMove() != nil {
-				ss.wg.Add(1)
-				done := make(chan struct{})
-				ss.mu.Lock()
-				ss.idle = done
-				ss.mu.Unlock()
-				go ss.read(append([]*botpb.HostMessage(nil), pending[i+1:]...))
-				ss.game(m)
-				close(done)
-				ss.wg.Done()
-				return
+				if !ss.genMove(m, pending[i+1:]) {
+					return
+				}
+				continue
 			}
 			ss.game(m)
 		}
@@ -111,6 +110,45 @@ func (ss *serverSession) read(pending []*botpb.HostMessage) {
 		}
 		pending = ss.route(m, pending[:0])
 	}
+}
+
+// genMove serves a genmove on the reading goroutine, with rest the game
+// requests read after it; it reports whether this goroutine still reads
+// (false: the genmove outlasted takeOverAfter and a new reader took rest).
+func (ss *serverSession) genMove(m *botpb.HostMessage, rest []*botpb.HostMessage) bool {
+	ss.gm.Lock()
+	ss.gm.rest, ss.gm.running, ss.gm.done = rest, true, nil
+	ss.gm.Unlock()
+	ss.takeOver.Reset(takeOverAfter)
+	ss.game(m)
+	if ss.takeOver.Stop() {
+		return true
+	}
+	ss.gm.Lock()
+	defer ss.gm.Unlock()
+	ss.gm.running = false
+	if ss.gm.done == nil { // the timer fired, its reader not started yet
+		return false
+	}
+	close(ss.gm.done)
+	ss.wg.Done()
+	return false
+}
+
+// takeOverReading, on takeOver's goroutine, reads the stream while a
+// genmove runs past takeOverAfter.
+func (ss *serverSession) takeOverReading() {
+	ss.gm.Lock()
+	rest := append([]*botpb.HostMessage(nil), ss.gm.rest...)
+	if ss.gm.running { // game requests wait for the genmove's end
+		ss.wg.Add(1)
+		ss.gm.done = make(chan struct{})
+		ss.mu.Lock()
+		ss.idle = ss.gm.done
+		ss.mu.Unlock()
+	}
+	ss.gm.Unlock()
+	ss.read(rest)
 }
 
 // route acts on a Cancel and hands a solve batch to its worker at once,
@@ -197,6 +235,16 @@ type serverSession struct {
 	wg     sync.WaitGroup          // the solve worker and genmoves under way
 
 	sendMu sync.Mutex
+
+	// takeOver starts a new reader when a genmove served by the reading
+	// goroutine runs past takeOverAfter; gm is that genmove's hand-over.
+	takeOver *time.Timer
+	gm       struct {
+		sync.Mutex
+		rest    []*botpb.HostMessage // the game requests read after it
+		running bool                 // the genmove has not ended
+		done    chan struct{}        // closed at its end, once a new reader took over
+	}
 
 	mu        sync.Mutex
 	idle      chan struct{}                 // closed while no genmove runs
