@@ -42,7 +42,11 @@ type SessionClient struct {
 	frames *frameConn      // the bot's own socket; nil on gRPC's stream
 	parent context.Context // the plugin process's life
 	cancel context.CancelFunc
-	// grpcEnd, on the bot's own socket, gets the gRPC stream's end.
+	// On the bot's own socket, the gRPC stream carries the Cancels (the bot
+	// serves a genmove on the goroutine that reads its socket) and grpcEnd
+	// gets its end.
+	grpc    botpb.Bot_SessionClient
+	grpcMu  sync.Mutex // serialises Cancels on grpc
 	grpcEnd chan error
 	// readTurn holds the one right to read the stream.
 	readTurn chan struct{}
@@ -142,7 +146,7 @@ func OpenSession(parent context.Context, conn grpc.ClientConnInterface) (*Sessio
 			return nil, &Error{Op: "session", status: status.Newf(codes.Unavailable, "connect to the bot's socket: %v", err)}
 		}
 		c.frames = newFrameConn(sock)
-		c.stream = hostFrames{c.frames}
+		c.stream, c.grpc = hostFrames{c.frames}, stream
 		c.grpcEnd = make(chan error, 1)
 		go func() { // the gRPC stream now only tells how the bot ends
 			_, err := stream.Recv()
@@ -541,7 +545,7 @@ func (c *SessionClient) ask(ctx context.Context, k kind, what string, m *botpb.H
 			c.readTurn <- struct{}{}
 		case <-ctx.Done():
 			if k == kindGenMove {
-				_ = c.send(&botpb.HostMessage{Request: &botpb.HostMessage_Cancel{Cancel: &botpb.Cancel{Target: kc.seq}}}, nil, nil, false)
+				c.cancelRequest(kc.seq)
 			}
 			return nil, &Error{Op: kindOp[k], status: status.FromContextError(ctx.Err())}
 		}
@@ -758,8 +762,21 @@ func (s *sessionSolveStream) cancelAll() {
 	seqs := slices.Clone(s.seqs)
 	s.mu.Unlock()
 	for _, q := range seqs {
-		_ = s.c.send(&botpb.HostMessage{Request: &botpb.HostMessage_Cancel{Cancel: &botpb.Cancel{Target: q}}}, nil, nil, false)
+		s.c.cancelRequest(q)
 	}
+}
+
+// cancelRequest tells the bot to stop request seq: on the gRPC stream when
+// the session moved to the bot's own socket, else on the session.
+func (c *SessionClient) cancelRequest(seq uint64) {
+	m := &botpb.HostMessage{Request: &botpb.HostMessage_Cancel{Cancel: &botpb.Cancel{Target: seq}}}
+	if c.grpc == nil {
+		_ = c.send(m, nil, nil, false)
+		return
+	}
+	c.grpcMu.Lock()
+	defer c.grpcMu.Unlock()
+	_ = c.grpc.Send(m) // a broken stream: the session's reader tells
 }
 
 // dispatchSolved hands solve replies to their stream.

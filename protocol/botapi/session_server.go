@@ -33,15 +33,22 @@ const solveFlushEvery = 2 * time.Millisecond
 // the game one at a time in the order sent, a Cancel at once, solve batches
 // beside the game.
 //
-// The goroutine that reads a request serves it, a genmove too (no
-// hand-over to a worker, which costs a wake-up per message): only a genmove
-// still running after takeOverAfter hands the reading to a new goroutine,
-// so that a Cancel is read meanwhile; a game request read then waits for
-// the genmove to end.
+// The goroutine that reads a request serves it (no hand-over to a worker,
+// which costs a wake-up per message). On the bot's own socket a genmove
+// too: the host's Cancels come on the gRPC stream then, read by a
+// goroutine of their own. On the gRPC stream alone, a genmove is served by
+// the goroutine that read it while a new one takes over the reading, so
+// that a Cancel is read meanwhile; a game request read then waits for the
+// genmove to end.
 func (s *GRPCServer) Session(grpcStream botpb.Bot_SessionServer) error {
 	ctx, cancel := context.WithCancel(grpcStream.Context())
 	defer cancel()
-	var stream botStream = grpcStream
+	idle := make(chan struct{})
+	close(idle)
+	ss := &serverSession{
+		impl: s.Impl, stream: grpcStream, ctx: ctx, cancelled: map[uint64]bool{}, running: map[uint64]context.CancelFunc{},
+		solves: make(chan *botpb.HostMessage, 1024), result: make(chan error, 1), idle: idle,
+	}
 	if s.OwnSocket {
 		sock, err := s.ownSocket(ctx, grpcStream)
 		if err != nil {
@@ -50,18 +57,21 @@ func (s *GRPCServer) Session(grpcStream botpb.Bot_SessionServer) error {
 		defer sock.Close()
 		stop := context.AfterFunc(ctx, func() { sock.Close() })
 		defer stop()
-		stream = botFrames{newFrameConn(sock)}
+		ss.stream, ss.ownSocket = botFrames{newFrameConn(sock)}, true
+		go func() { // the gRPC stream carries the Cancels now
+			for {
+				m, err := grpcStream.Recv()
+				if err != nil {
+					return // the session's end; the socket tells it
+				}
+				if c := m.GetCancel(); c != nil {
+					ss.cancel(c.GetTarget())
+				}
+			}
+		}()
 	} else if err := grpcStream.Send(&botpb.BotMessage{Reply: &botpb.BotMessage_Hello{}}); err != nil {
 		return err
 	}
-	idle := make(chan struct{})
-	close(idle)
-	ss := &serverSession{
-		impl: s.Impl, stream: stream, ctx: ctx, cancelled: map[uint64]bool{}, running: map[uint64]context.CancelFunc{},
-		solves: make(chan *botpb.HostMessage, 1024), result: make(chan error, 1), idle: idle,
-	}
-	ss.takeOver = time.AfterFunc(time.Hour, ss.takeOverReading)
-	ss.takeOver.Stop()
 	ss.wg.Add(1)
 	go func() {
 		defer ss.wg.Done()
@@ -80,14 +90,10 @@ func (s *GRPCServer) Session(grpcStream botpb.Bot_SessionServer) error {
 	return err
 }
 
-// takeOverAfter is how long a genmove runs on the reading goroutine before
-// a new goroutine takes over the reading (a Cancel is read from then on).
-const takeOverAfter = time.Millisecond
-
 // read serves the requests in pending, then reads and serves the next,
-// until the stream ends (its error to ss.result) or a genmove it serves
-// outlasts takeOverAfter: a new reader took over, and this goroutine ends
-// with the genmove.
+// until the stream ends (its error to ss.result) or, on the gRPC stream
+// alone, a genmove comes: a new reader takes over and this goroutine
+// serves the genmove.
 func (ss *serverSession) read(pending []*botpb.HostMessage) {
 	for {
 		for i, m := range pending {
@@ -95,11 +101,17 @@ func (ss *serverSession) read(pending []*botpb.HostMessage) {
 			idle := ss.idle
 			ss.mu.Unlock()
 			<-idle // a genmove under way ends first
-			if m.GetGenMove() != nil {
-				if !ss.genMove(m, pending[i+1:]) {
-					return
-				}
-				continue
+			if m.GetGenMove() != nil && !ss.ownSocket {
+				ss.wg.Add(1)
+				done := make(chan struct{})
+				ss.mu.Lock()
+				ss.idle = done
+				ss.mu.Unlock()
+				go ss.read(append([]*botpb.HostMessage(nil), pending[i+1:]...))
+				ss.game(m)
+				close(done)
+				ss.wg.Done()
+				return
 			}
 			ss.game(m)
 		}
@@ -110,45 +122,6 @@ func (ss *serverSession) read(pending []*botpb.HostMessage) {
 		}
 		pending = ss.route(m, pending[:0])
 	}
-}
-
-// genMove serves a genmove on the reading goroutine, with rest the game
-// requests read after it; it reports whether this goroutine still reads
-// (false: the genmove outlasted takeOverAfter and a new reader took rest).
-func (ss *serverSession) genMove(m *botpb.HostMessage, rest []*botpb.HostMessage) bool {
-	ss.gm.Lock()
-	ss.gm.rest, ss.gm.running, ss.gm.done = rest, true, nil
-	ss.gm.Unlock()
-	ss.takeOver.Reset(takeOverAfter)
-	ss.game(m)
-	if ss.takeOver.Stop() {
-		return true
-	}
-	ss.gm.Lock()
-	defer ss.gm.Unlock()
-	ss.gm.running = false
-	if ss.gm.done == nil { // the timer fired, its reader not started yet
-		return false
-	}
-	close(ss.gm.done)
-	ss.wg.Done()
-	return false
-}
-
-// takeOverReading, on takeOver's goroutine, reads the stream while a
-// genmove runs past takeOverAfter.
-func (ss *serverSession) takeOverReading() {
-	ss.gm.Lock()
-	rest := append([]*botpb.HostMessage(nil), ss.gm.rest...)
-	if ss.gm.running { // game requests wait for the genmove's end
-		ss.wg.Add(1)
-		ss.gm.done = make(chan struct{})
-		ss.mu.Lock()
-		ss.idle = ss.gm.done
-		ss.mu.Unlock()
-	}
-	ss.gm.Unlock()
-	ss.read(rest)
 }
 
 // route acts on a Cancel and hands a solve batch to its worker at once,
@@ -234,17 +207,11 @@ type serverSession struct {
 	result chan error              // the stream's end, from the last reader
 	wg     sync.WaitGroup          // the solve worker and genmoves under way
 
-	sendMu sync.Mutex
+	// ownSocket: the requests come on the bot's own socket, the Cancels
+	// on the gRPC stream.
+	ownSocket bool
 
-	// takeOver starts a new reader when a genmove served by the reading
-	// goroutine runs past takeOverAfter; gm is that genmove's hand-over.
-	takeOver *time.Timer
-	gm       struct {
-		sync.Mutex
-		rest    []*botpb.HostMessage // the game requests read after it
-		running bool                 // the genmove has not ended
-		done    chan struct{}        // closed at its end, once a new reader took over
-	}
+	sendMu sync.Mutex
 
 	mu        sync.Mutex
 	idle      chan struct{}                 // closed while no genmove runs
