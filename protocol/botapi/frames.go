@@ -23,7 +23,8 @@ import (
 // A read cut short by the read deadline (interrupt) keeps what it read:
 // the next read goes on with the same frame.
 type frameConn struct {
-	conn net.Conn
+	w    io.Writer
+	conn net.Conn // for the read deadline: nil on a blocking socket
 	r    *bufio.Reader
 	rbuf []byte
 	head [4]byte // the length of the frame being read
@@ -38,8 +39,11 @@ type frameConn struct {
 	wbuf []byte
 }
 
-func newFrameConn(c net.Conn) *frameConn {
-	return &frameConn{conn: c, r: bufio.NewReaderSize(c, 64<<10)}
+// newFrameConn returns the frames on c: a net.Conn (whose reads interrupt
+// can cut) or another socket.
+func newFrameConn(c io.ReadWriter) *frameConn {
+	conn, _ := c.(net.Conn)
+	return &frameConn{w: c, conn: conn, r: bufio.NewReaderSize(c, 64<<10)}
 }
 
 // encodeError is a message that did not encode (nothing was sent).
@@ -58,7 +62,7 @@ func (f *frameConn) write(m proto.Message) error {
 		return &encodeError{err}
 	}
 	binary.BigEndian.PutUint32(b, uint32(len(b)-4))
-	_, err = f.conn.Write(b)
+	_, err = f.w.Write(b)
 	if cap(b) <= 1<<20 {
 		f.wbuf = b
 	}

@@ -54,10 +54,11 @@ func (s *GRPCServer) Session(grpcStream botpb.Bot_SessionServer) error {
 		if err != nil {
 			return err
 		}
-		defer sock.Close()
-		stop := context.AfterFunc(ctx, func() { sock.Close() })
+		bs := blockingSocket(sock)
+		defer bs.Close()
+		stop := context.AfterFunc(ctx, func() { bs.Close() })
 		defer stop()
-		ss.stream, ss.ownSocket = botFrames{newFrameConn(sock)}, true
+		ss.stream, ss.ownSocket = botFrames{newFrameConn(bs)}, true
 		go func() { // the gRPC stream carries the Cancels now
 			for {
 				m, err := grpcStream.Recv()

@@ -31,9 +31,29 @@ func (b stopper) GenMove(ctx context.Context, _ GenMoveRequest, _ func(Progress)
 	return "late", nil
 }
 
+// endingServer passes on the end of each Session it serves.
+type endingServer struct {
+	*GRPCServer
+	ended chan error
+}
+
+func (s endingServer) Session(st botpb.Bot_SessionServer) error {
+	err := s.GRPCServer.Session(st)
+	s.ended <- err
+	return err
+}
+
 // serveSession serves impl's Session in this process on a unix socket and
 // opens it: on the bot's own socket (ownSocket) or on the gRPC stream.
 func serveSession(t *testing.T, impl Bot, ownSocket bool) *SessionClient {
+	t.Helper()
+	c, _, _ := serveSessionEnds(t, impl, ownSocket)
+	return c
+}
+
+// serveSessionEnds is serveSession, with the server and the ends of its
+// Sessions.
+func serveSessionEnds(t *testing.T, impl Bot, ownSocket bool) (*SessionClient, *grpc.Server, chan error) {
 	t.Helper()
 	dir := t.TempDir()
 	t.Setenv("PLUGIN_UNIX_SOCKET_DIR", dir)
@@ -42,7 +62,8 @@ func serveSession(t *testing.T, impl Bot, ownSocket bool) *SessionClient {
 		t.Fatal(err)
 	}
 	srv := grpc.NewServer(ServerOptions()...)
-	botpb.RegisterBotServer(srv, &GRPCServer{Impl: impl, OwnSocket: ownSocket})
+	ended := make(chan error, 1)
+	botpb.RegisterBotServer(srv, endingServer{&GRPCServer{Impl: impl, OwnSocket: ownSocket}, ended})
 	go srv.Serve(ln)
 	t.Cleanup(srv.Stop)
 	conn, err := grpc.NewClient("unix://"+ln.Addr().String(), append(DialOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
@@ -60,7 +81,32 @@ func serveSession(t *testing.T, impl Bot, ownSocket bool) *SessionClient {
 	if (c.frames != nil) != ownSocket {
 		t.Fatalf("own socket %v, want %v", c.frames != nil, ownSocket)
 	}
-	return c
+	return c, srv, ended
+}
+
+// TestSessionEndWakesTheBot: the bot's reader, blocked in the kernel on
+// its own socket, wakes when the host closes the session and when the
+// bot's server stops; the Session ends either way.
+func TestSessionEndWakesTheBot(t *testing.T) {
+	for _, by := range []string{"host", "server"} {
+		t.Run(by, func(t *testing.T) {
+			c, srv, ended := serveSessionEnds(t, stopper{stopped: make(chan error, 1)}, true)
+			if _, err := c.Info(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(20 * time.Millisecond) // the bot's reader blocks
+			if by == "host" {
+				c.Close()
+			} else {
+				srv.Stop()
+			}
+			select {
+			case <-ended:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("the bot's Session did not end when the %s closed it", by)
+			}
+		})
+	}
 }
 
 // TestSessionCancelReachesTheBot: a genmove whose caller gives up is
