@@ -55,7 +55,7 @@ type SessionClient struct {
 	sendMu sync.Mutex
 	seq    uint64               // the last seq sent, under sendMu
 	held   []*botpb.HostMessage // plays and undos not sent yet, under sendMu
-	batch  botpb.Batch          // the message held ones go in, under sendMu
+	batch  botpb.Batch          // the message held ones go in on the own socket, under sendMu
 
 	mu      sync.Mutex
 	queue   []*call               // game requests sent, not answered yet, in order
@@ -459,12 +459,17 @@ func (c *SessionClient) send(m *botpb.HostMessage, k *call, b *solveCall, hold b
 	}
 	if len(c.held) > 0 {
 		c.held = append(c.held, m)
-		c.batch.Requests = c.held
-		m = &botpb.HostMessage{Request: &botpb.HostMessage_Batch{Batch: &c.batch}}
-		defer func() { // the message is encoded: the slice is free again
-			clear(c.held)
-			c.held, c.batch.Requests = c.held[:0], nil
-		}()
+		if c.frames == nil { // gRPC may keep a message it sent
+			m = &botpb.HostMessage{Request: &botpb.HostMessage_Batch{Batch: &botpb.Batch{Requests: c.held}}}
+			c.held = nil
+		} else {
+			c.batch.Requests = c.held
+			m = &botpb.HostMessage{Request: &botpb.HostMessage_Batch{Batch: &c.batch}}
+			defer func() { // the frame is written: the slice is free again
+				clear(c.held)
+				c.held, c.batch.Requests = c.held[:0], nil
+			}()
+		}
 	}
 	if err := c.stream.Send(m); err != nil {
 		var enc *encodeError
