@@ -18,14 +18,18 @@
 #   solver     the solver's own time per position in the bot (kinrow solve
 #              --stats: the bot measures it around each Solve), median;
 #   boundary   (whole process − start-up) / positions − solver: what the
-#              host, the bot's plumbing and the stream add per position.
-# ONLY=boundary prints these alone.
+#              host, the bot's plumbing and the stream add per position;
+#              also its median over the runs (each run's start-up and
+#              whole back to back) and its range.
+# REPEAT=N feeds each set N times in one process (N x 1000 positions: the
+# start-up's noise weighs N times less). ONLY=boundary prints these alone.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 KINROW=${KINROW:-$here/../bin/kinrow}
 SETS=${SETS:-$here/../../shared/testdata/connect4}
 RUNS=${RUNS:-3}
 JOBS=${JOBS:-"1 2"}
+REPEAT=${REPEAT:-1}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -61,27 +65,35 @@ now_ns() { date +%s%N; }
 # median reads numbers, one a line, and prints their median.
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-# boundary NAME FILE: the three figures of the plugin boundary.
+# boundary NAME FILE: the three figures of the plugin boundary, and the
+# boundary of each run ((whole - start-up) / positions - solver, start-up
+# and whole measured back to back): its median and range.
 boundary() {
-	local name=$1 file=$2 n t0 t1 startup whole solver
+	local name=$1 file=$2 n t0 t1 t2 s w i startup whole solver
 	[ -f "$file" ] || { echo "$name: $file absent, skipped" >&2; return; }
-	n=$(wc -l < "$file")
-	cut -d' ' -f1,2 "$file" > "$tmp/want"
-	: > "$tmp/startup"; : > "$tmp/whole"; : > "$tmp/solver"
+	: > "$tmp/in"; : > "$tmp/want"
+	for _ in $(seq "$REPEAT"); do
+		cat "$file" >> "$tmp/in"
+		cut -d' ' -f1,2 "$file" >> "$tmp/want"
+	done
+	n=$(wc -l < "$tmp/in")
+	: > "$tmp/startup"; : > "$tmp/whole"; : > "$tmp/solver"; : > "$tmp/runs"
 	check=exact
 	for _ in $(seq "$RUNS"); do
 		t0=$(now_ns); "$KINROW" solve < /dev/null > /dev/null 2>&1; t1=$(now_ns)
-		echo $(( t1 - t0 )) >> "$tmp/startup"
-		t0=$(now_ns); "$KINROW" solve --stats < "$file" > "$tmp/out" 2> "$tmp/err"; t1=$(now_ns)
-		echo $(( t1 - t0 )) >> "$tmp/whole"
-		sed -n 's/.*solver.s own time in the bot: \([0-9.]*\) µs per position.*/\1/p' "$tmp/err" >> "$tmp/solver"
+		"$KINROW" solve --stats < "$tmp/in" > "$tmp/out" 2> "$tmp/err"; t2=$(now_ns)
+		s=$(( t1 - t0 )); w=$(( t2 - t1 ))
+		i=$(sed -n 's/.*solver.s own time in the bot: \([0-9.]*\) µs per position.*/\1/p' "$tmp/err")
+		echo "$s" >> "$tmp/startup"; echo "$w" >> "$tmp/whole"; echo "${i:-0}" >> "$tmp/solver"
+		awk -v s="$s" -v w="$w" -v i="${i:-0}" -v n="$n" 'BEGIN { printf "%.2f\n", (w - s) / n / 1000 - i }' >> "$tmp/runs"
 		cmp -s "$tmp/want" "$tmp/out" || check="DIFFERS from the file"
 	done
 	startup=$(median < "$tmp/startup"); whole=$(median < "$tmp/whole"); solver=$(median < "$tmp/solver")
-	awk -v name="$name" -v n="$n" -v s="$startup" -v w="$whole" -v i="${solver:-0}" -v check="$check" 'BEGIN {
+	awk -v name="$name" -v n="$n" -v s="$startup" -v w="$whole" -v i="$solver" -v check="$check" \
+		-v med="$(median < "$tmp/runs")" -v lo="$(sort -g "$tmp/runs" | head -1)" -v hi="$(sort -g "$tmp/runs" | tail -1)" 'BEGIN {
 		per = (w - s) / n / 1000
-		printf "%-11s boundary: start-up %.1f ms  whole %.1f ms  solver %.2f µs/position  boundary %.2f µs/position  (%d positions, medians of '"$RUNS"')  %s\n",
-			name, s / 1e6, w / 1e6, i, per - i, n, check
+		printf "%-11s boundary: start-up %.1f ms  whole %.1f ms  solver %.2f µs/position  boundary %.2f µs/position  (%d positions, medians of '"$RUNS"'; per run: median %.2f, %.2f to %.2f)  %s\n",
+			name, s / 1e6, w / 1e6, i, per - i, n, med, lo, hi, check
 	}'
 }
 

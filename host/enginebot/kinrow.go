@@ -17,8 +17,9 @@ import (
 // MaxMoveAnswer bounds the answer of a kinrow-protocol engine to genmove: a
 // longer answer, or one of several lines, is a protocol error, never quoted
 // whole. (Every answer is bounded by MaxAnswerBytes, each line of it by
-// gtp.MaxLineBytes.)
-const MaxMoveAnswer = 256
+// gtp.MaxLineBytes.) It is the referee's quote: whatever is refused can
+// be quoted whole.
+const MaxMoveAnswer = referee.MaxQuote
 
 // MaxAnswerBytes bounds any answer read from a kinrow-protocol engine
 // (gtp.Client.MaxAnswer); past it the engine forfeits by protocol error.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -28,17 +30,32 @@ import (
 // answer nobody asked for, answers out of order, a message over the size
 // caps, the stream closed while an answer is due) breaks the session with
 // a protocol error naming what came; every call then fails with it.
+//
+// On the bot's own socket, the caller waiting for an answer reads the
+// stream itself (no goroutine between the socket and the caller): whoever
+// waits takes readTurn, reads and hands out messages until its own answer
+// came, and gives the turn back. What the bot sends while nobody waits is
+// read, and checked, by the next one who waits. On gRPC's stream a
+// goroutine holds the turn for good.
 type SessionClient struct {
 	stream hostStream
+	frames *frameConn      // the bot's own socket; nil on gRPC's stream
 	parent context.Context // the plugin process's life
 	cancel context.CancelFunc
-	// grpcEnd, on the bot's own socket, gets the gRPC stream's end.
+	// On the bot's own socket, the gRPC stream carries the Cancels (the bot
+	// serves a genmove on the goroutine that reads its socket) and grpcEnd
+	// gets its end.
+	grpc    botpb.Bot_SessionClient
+	grpcMu  sync.Mutex // serialises Cancels on grpc
 	grpcEnd chan error
-	done    chan struct{} // closed when the receive loop ends
+	// readTurn holds the one right to read the stream.
+	readTurn chan struct{}
+	ended    chan struct{} // closed when the session broke
 
 	sendMu sync.Mutex
 	seq    uint64               // the last seq sent, under sendMu
 	held   []*botpb.HostMessage // plays and undos not sent yet, under sendMu
+	batch  botpb.Batch          // the message held ones go in on the own socket, under sendMu
 
 	mu      sync.Mutex
 	queue   []*call               // game requests sent, not answered yet, in order
@@ -84,7 +101,6 @@ type call struct {
 	kind  kind
 	what  string                 // for errors: "play 4"
 	ch    chan *botpb.BotMessage // the answers; nil for play and undo
-	gone  chan struct{}          // closed when the caller stopped waiting
 	final bool                   // the answer came
 }
 
@@ -118,7 +134,8 @@ func OpenSession(parent context.Context, conn grpc.ClientConnInterface) (*Sessio
 		cancel()
 		return nil, protocolError("the bot sent %s first, not its hello", describe(hello))
 	}
-	c := &SessionClient{stream: stream, parent: parent, cancel: cancel, done: make(chan struct{}), batches: map[uint64]*solveCall{}}
+	c := &SessionClient{stream: stream, parent: parent, cancel: cancel, readTurn: make(chan struct{}, 1), ended: make(chan struct{}),
+		batches: map[uint64]*solveCall{}}
 	if path := h.Hello; path != "" {
 		var d net.Dialer
 		dctx, dcancel := context.WithTimeout(ctx, helloTimeout)
@@ -128,7 +145,8 @@ func OpenSession(parent context.Context, conn grpc.ClientConnInterface) (*Sessio
 			cancel()
 			return nil, &Error{Op: "session", status: status.Newf(codes.Unavailable, "connect to the bot's socket: %v", err)}
 		}
-		c.stream = hostFrames{newFrameConn(sock)}
+		c.frames = newFrameConn(sock)
+		c.stream, c.grpc = hostFrames{c.frames}, stream
 		c.grpcEnd = make(chan error, 1)
 		go func() { // the gRPC stream now only tells how the bot ends
 			_, err := stream.Recv()
@@ -137,12 +155,11 @@ func OpenSession(parent context.Context, conn grpc.ClientConnInterface) (*Sessio
 			}
 			c.grpcEnd <- err
 		}()
-		go func() {
-			<-ctx.Done()
-			sock.Close()
-		}()
+		context.AfterFunc(ctx, func() { sock.Close() })
+		c.readTurn <- struct{}{}
+	} else {
+		go c.receive()
 	}
-	go c.receive()
 	return c, nil
 }
 
@@ -162,10 +179,16 @@ func protocolError(format string, args ...any) error {
 func (c *SessionClient) fail(err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.failLocked(err)
+}
+
+// failLocked is fail for a caller holding c.mu.
+func (c *SessionClient) failLocked(err error) {
 	if c.broken != nil {
 		return
 	}
 	c.broken = err
+	close(c.ended)
 	for _, k := range c.queue {
 		if k.ch != nil && !k.final {
 			close(k.ch)
@@ -208,50 +231,100 @@ func quoteCut(s string, n int) string {
 	return fmt.Sprintf("%q", s)
 }
 
-// receive reads the bot's messages until the stream ends, checking each
-// against what was asked.
+// receive reads the bot's messages until the stream ends (gRPC's stream:
+// this goroutine holds readTurn for good).
 func (c *SessionClient) receive() {
-	defer close(c.done)
-	for {
-		m, err := c.stream.Recv()
-		if err != nil {
-			c.mu.Lock()
-			waiting := len(c.queue) > 0 || len(c.batches) > 0
-			c.mu.Unlock()
-			if c.grpcEnd != nil && (err == io.EOF || err == io.ErrUnexpectedEOF || isConnReset(err)) {
-				// The socket closed: a process gone breaks the gRPC
-				// connection too; a bot closing its session ends the gRPC
-				// stream cleanly (or not at all).
-				select {
-				case gerr := <-c.grpcEnd:
-					if gerr != io.EOF {
-						err = status.Error(codes.Unavailable, "the bot's session socket closed: "+err.Error())
-					} else {
-						err = io.EOF
-					}
-				case <-time.After(rawEOFWait):
-					err = io.EOF
-				}
-			}
-			switch {
-			case c.parent.Err() != nil:
-				c.fail(&Error{Op: "session", status: status.New(codes.Unavailable, "the bot is gone: its plugin process exited")})
-			case err == io.EOF && waiting:
-				c.fail(protocolError("the bot closed its session stream while an answer was due"))
-			case err == io.EOF:
-				c.fail(protocolError("the bot closed its session stream"))
-			case status.Code(err) == codes.ResourceExhausted:
-				c.fail(&Error{Op: "session", status: status.Newf(codes.ResourceExhausted,
-					"protocol error: the bot sent a message over the %d-byte cap: %s", MaxInfoSize, cutUTF8(status.Convert(err).Message(), MaxErrorLen))})
-			default:
-				c.fail(wireError("session", err))
-			}
-			return
+	for c.readOne() {
+	}
+}
+
+// readOne reads one message and hands it to its caller; the caller holds
+// readTurn. It reports false when the session broke, or when the read was
+// interrupted (see readFor).
+func (c *SessionClient) readOne() bool {
+	select {
+	case <-c.ended:
+		return false
+	default:
+	}
+	m, err := c.stream.Recv()
+	if err != nil {
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			c.streamEnded(err)
 		}
-		if err := c.dispatch(m); err != nil {
-			c.fail(err)
-			return
+		return false
+	}
+	if err := c.dispatch(m); err != nil {
+		c.fail(err)
+		return false
+	}
+	return true
+}
+
+// readFor reads while nothing came for the caller (full, false) and ctx
+// lasts; the caller holds readTurn. A frame cut by ctx's end is read on by
+// the next reader.
+func (c *SessionClient) readFor(ctx context.Context, full func() bool) {
+	if ctx.Err() != nil {
+		return
+	}
+	if ctx.Done() != nil {
+		turn := c.frames.arm()
+		stop := context.AfterFunc(ctx, func() { c.frames.interrupt(turn) })
+		defer func() {
+			stop()
+			c.frames.disarm()
+		}()
+	}
+	for !full() && c.readOne() {
+	}
+}
+
+// readUntilBroken reads until the session breaks: a send failed, and the
+// stream's end tells why.
+func (c *SessionClient) readUntilBroken() {
+	select {
+	case <-c.readTurn:
+		for c.readOne() {
 		}
+		c.readTurn <- struct{}{}
+	case <-c.ended:
+	}
+	<-c.ended
+}
+
+// streamEnded breaks the session when the stream ends with err.
+func (c *SessionClient) streamEnded(err error) {
+	c.mu.Lock()
+	waiting := len(c.queue) > 0 || len(c.batches) > 0
+	c.mu.Unlock()
+	if c.grpcEnd != nil && (err == io.EOF || err == io.ErrUnexpectedEOF || isConnReset(err)) {
+		// The socket closed: a process gone breaks the gRPC
+		// connection too; a bot closing its session ends the gRPC
+		// stream cleanly (or not at all).
+		select {
+		case gerr := <-c.grpcEnd:
+			if gerr != io.EOF {
+				err = status.Error(codes.Unavailable, "the bot's session socket closed: "+err.Error())
+			} else {
+				err = io.EOF
+			}
+		case <-time.After(rawEOFWait):
+			err = io.EOF
+		}
+	}
+	switch {
+	case c.parent.Err() != nil:
+		c.fail(&Error{Op: "session", status: status.New(codes.Unavailable, "the bot is gone: its plugin process exited")})
+	case err == io.EOF && waiting:
+		c.fail(protocolError("the bot closed its session stream while an answer was due"))
+	case err == io.EOF:
+		c.fail(protocolError("the bot closed its session stream"))
+	case status.Code(err) == codes.ResourceExhausted:
+		c.fail(&Error{Op: "session", status: status.Newf(codes.ResourceExhausted,
+			"protocol error: the bot sent a message over the %d-byte cap: %s", MaxInfoSize, cutUTF8(status.Convert(err).Message(), MaxErrorLen))})
+	default:
+		c.fail(wireError("session", err))
 	}
 }
 
@@ -354,47 +427,56 @@ func failureStatus(f *botpb.Failure) *status.Status {
 	return status.New(code, msg)
 }
 
-// send sends a request, registering k (if not nil) as awaiting its answer,
-// with the held notifications before it in one message. hold keeps m
-// itself back (a play or undo) until the next request.
-func (c *SessionClient) send(m *botpb.HostMessage, k *call, hold bool) error {
+// send sends m, after the held notifications in one message, registering
+// what awaits its answer: k, a game request, or b, a solve batch (either
+// may be nil). hold keeps m itself back (a play or undo) until the next
+// request.
+func (c *SessionClient) send(m *botpb.HostMessage, k *call, b *solveCall, hold bool) error {
 	c.sendMu.Lock()
 	defer c.sendMu.Unlock()
-	c.seq++
-	m.Seq = c.seq
 	c.mu.Lock()
 	if c.broken != nil {
 		err := c.broken
 		c.mu.Unlock()
 		return err
 	}
+	c.seq++
+	m.Seq = c.seq
 	if k != nil {
 		k.seq = c.seq
 		c.queue = append(c.queue, k)
+	}
+	if b != nil {
+		c.batches[c.seq] = b
+		b.s.mu.Lock()
+		b.s.seqs = append(b.s.seqs, c.seq)
+		b.s.mu.Unlock()
 	}
 	c.mu.Unlock()
 	if hold {
 		c.held = append(c.held, m)
 		return nil
 	}
-	return c.sendHeld(m)
-}
-
-// sendHeld sends m, after the held notifications; the caller holds sendMu.
-func (c *SessionClient) sendHeld(m *botpb.HostMessage) error {
 	if len(c.held) > 0 {
-		if m != nil {
-			c.held = append(c.held, m)
+		c.held = append(c.held, m)
+		if c.frames == nil { // gRPC may keep a message it sent
+			m = &botpb.HostMessage{Request: &botpb.HostMessage_Batch{Batch: &botpb.Batch{Requests: c.held}}}
+			c.held = nil
+		} else {
+			c.batch.Requests = c.held
+			m = &botpb.HostMessage{Request: &botpb.HostMessage_Batch{Batch: &c.batch}}
+			defer func() { // the frame is written: the slice is free again
+				clear(c.held)
+				c.held, c.batch.Requests = c.held[:0], nil
+			}()
 		}
-		m = &botpb.HostMessage{Request: &botpb.HostMessage_Batch{Batch: &botpb.Batch{Requests: c.held}}}
-		c.held = nil
-	}
-	if m == nil {
-		return nil
 	}
 	if err := c.stream.Send(m); err != nil {
-		// io.EOF: the stream ended; the receive loop says why.
-		<-c.done
+		var enc *encodeError
+		if errors.As(err, &enc) {
+			return &Error{Op: "session", status: status.New(codes.InvalidArgument, err.Error())}
+		}
+		c.readUntilBroken() // the stream's end tells why
 		return c.brokenErr()
 	}
 	return nil
@@ -406,38 +488,43 @@ func (c *SessionClient) brokenErr() error {
 	return c.broken
 }
 
-// takeFailed returns the failure of a Play or Undo not reported yet, and
-// the session's end if it broke.
-func (c *SessionClient) takeFailed() error {
+// takeFailed returns the failure of a Play or Undo not reported yet, which
+// ends the session (the bot's game is not the host's any more); with
+// broken, else the session's end if it broke.
+func (c *SessionClient) takeFailed(broken bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.failed; err != nil {
 		c.failed = nil
-		c.broken = err // the bot's game is not the host's any more
+		c.failLocked(err)
 		return err
 	}
-	return c.broken
+	if broken {
+		return c.broken
+	}
+	return nil
 }
 
 // ask sends a request and waits for its final answer, passing progress
 // reports to progress; ctx ends the wait (a genmove is then cancelled).
+// While it waits it reads the stream itself when nobody else does.
 func (c *SessionClient) ask(ctx context.Context, k kind, what string, m *botpb.HostMessage, progress func(*botpb.Progress)) (*botpb.BotMessage, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, &Error{Op: kindOp[k], status: status.FromContextError(err)}
 	}
-	if k != kindInfo && k != kindNewGame {
-		if err := c.takeFailed(); err != nil {
+	game := k != kindInfo && k != kindNewGame
+	if game {
+		if err := c.takeFailed(true); err != nil {
 			return nil, err
 		}
 	}
-	ch := make(chan *botpb.BotMessage, 8)
-	kc := &call{kind: k, what: what, ch: ch, gone: make(chan struct{})}
-	if err := c.send(m, kc, false); err != nil {
+	kc := &call{kind: k, what: what, ch: make(chan *botpb.BotMessage, 8)}
+	if err := c.send(m, kc, nil, false); err != nil {
 		return nil, err
 	}
 	for {
 		select {
-		case r, ok := <-ch:
+		case r, ok := <-kc.ch:
 			if !ok {
 				return nil, c.brokenErr()
 			}
@@ -447,16 +534,10 @@ func (c *SessionClient) ask(ctx context.Context, k kind, what string, m *botpb.H
 				}
 				continue
 			}
-			if k != kindInfo && k != kindNewGame {
+			if game {
 				// A play or undo failed before this answer (a break of the
 				// session after it is for the next request).
-				c.mu.Lock()
-				err := c.failed
-				if err != nil {
-					c.failed, c.broken = nil, err
-				}
-				c.mu.Unlock()
-				if err != nil {
+				if err := c.takeFailed(false); err != nil {
 					return nil, err
 				}
 			}
@@ -464,15 +545,20 @@ func (c *SessionClient) ask(ctx context.Context, k kind, what string, m *botpb.H
 				return nil, &Error{Op: kindOp[k], status: failureStatus(f)}
 			}
 			return r, nil
+		case <-c.readTurn:
+			c.readFor(ctx, kc.answered)
+			c.readTurn <- struct{}{}
 		case <-ctx.Done():
-			close(kc.gone)
 			if k == kindGenMove {
-				_ = c.send(&botpb.HostMessage{Request: &botpb.HostMessage_Cancel{Cancel: &botpb.Cancel{Target: kc.seq}}}, nil, false)
+				c.cancelRequest(kc.seq)
 			}
 			return nil, &Error{Op: kindOp[k], status: status.FromContextError(ctx.Err())}
 		}
 	}
 }
+
+// answered reports whether an answer (or a report) waits in k.ch.
+func (k *call) answered() bool { return len(k.ch) > 0 }
 
 // Info asks the bot to describe itself.
 func (c *SessionClient) Info(ctx context.Context) (Info, error) {
@@ -498,26 +584,23 @@ func (c *SessionClient) NewGame(ctx context.Context, g Game) error {
 // Play sends the move to the bot and returns without waiting: a failure
 // comes back from the next GenMove, Play or Undo.
 func (c *SessionClient) Play(ctx context.Context, move string) error {
-	if err := c.takeFailed(); err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return &Error{Op: "play", status: status.FromContextError(err)}
-	}
-	return c.send(&botpb.HostMessage{Request: &botpb.HostMessage_Play{Play: &botpb.PlayRequest{Move: move}}},
-		&call{kind: kindPlay, what: "move " + move}, true)
+	return c.notify(ctx, kindPlay, "move "+move, &botpb.HostMessage{Request: &botpb.HostMessage_Play{Play: &botpb.PlayRequest{Move: move}}})
 }
 
 // Undo sends the undo to the bot without waiting, as Play.
 func (c *SessionClient) Undo(ctx context.Context) error {
-	if err := c.takeFailed(); err != nil {
+	return c.notify(ctx, kindUndo, "the undo", &botpb.HostMessage{Request: &botpb.HostMessage_Undo{Undo: &botpb.UndoRequest{}}})
+}
+
+// notify holds a play or undo for the next request.
+func (c *SessionClient) notify(ctx context.Context, k kind, what string, m *botpb.HostMessage) error {
+	if err := c.takeFailed(true); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
-		return &Error{Op: "undo", status: status.FromContextError(err)}
+		return &Error{Op: kindOp[k], status: status.FromContextError(err)}
 	}
-	return c.send(&botpb.HostMessage{Request: &botpb.HostMessage_Undo{Undo: &botpb.UndoRequest{}}},
-		&call{kind: kindUndo, what: "the undo"}, true)
+	return c.send(m, &call{kind: k, what: what}, nil, true)
 }
 
 // GenMove asks the bot for a move, passing its search reports to progress.
@@ -538,14 +621,7 @@ func (c *SessionClient) GenMove(ctx context.Context, req GenMoveRequest, progres
 // (SendBatch, or Send for one), replies come as the bot sends them.
 func (c *SessionClient) Solve(ctx context.Context) (SolveStream, error) {
 	s := &sessionSolveStream{c: c, ctx: ctx, replies: make(chan []SolveReply, 64), ended: make(chan struct{})}
-	go func() {
-		select {
-		case <-ctx.Done():
-			s.cancelAll()
-		case <-s.ended:
-		case <-c.done:
-		}
-	}()
+	s.stopCancel = context.AfterFunc(ctx, s.cancelAll)
 	return s, nil
 }
 
@@ -562,10 +638,11 @@ type BatchSolveStream interface {
 
 // sessionSolveStream is a SolveStream over the session.
 type sessionSolveStream struct {
-	c       *SessionClient
-	ctx     context.Context
-	replies chan []SolveReply
-	pending []SolveReply // of the last batch received, for Recv
+	c          *SessionClient
+	ctx        context.Context
+	stopCancel func() bool // stops the cancel of the batches at ctx's end
+	replies    chan []SolveReply
+	pending    []SolveReply // of the last batch received, for Recv
 
 	mu     sync.Mutex
 	seqs   []uint64 // batches sent, not fully answered
@@ -594,37 +671,16 @@ func (s *sessionSolveStream) SendBatch(reqs []SolveRequest) error {
 		pb.Requests[i] = solveRequestToPB(r)
 		left[r.ID] = struct{}{}
 	}
-	c := s.c
-	c.sendMu.Lock()
-	defer c.sendMu.Unlock()
-	c.seq++
-	seq := c.seq
-	c.mu.Lock()
-	if c.broken != nil {
-		err := c.broken
-		c.mu.Unlock()
-		return err
-	}
-	c.batches[seq] = &solveCall{s: s, left: left}
-	c.mu.Unlock()
-	s.mu.Lock()
-	s.seqs = append(s.seqs, seq)
-	s.mu.Unlock()
-	if err := c.stream.Send(&botpb.HostMessage{Seq: seq, Request: &botpb.HostMessage_Solve{Solve: pb}}); err != nil {
-		go func() { <-c.done }()
-		return io.EOF // the stream ended: Recv tells why
-	}
-	return nil
+	return s.c.send(&botpb.HostMessage{Request: &botpb.HostMessage_Solve{Solve: pb}}, nil, &solveCall{s: s, left: left}, false)
 }
 
 func (s *sessionSolveStream) CloseSend() error {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.closed = true
-	if len(s.seqs) == 0 && s.err == nil {
-		s.err = io.EOF
-		close(s.ended)
+	if len(s.seqs) == 0 {
+		s.endLocked(io.EOF)
 	}
-	s.mu.Unlock()
 	return nil
 }
 
@@ -641,26 +697,38 @@ func (s *sessionSolveStream) Recv() (SolveReply, error) {
 	return r, nil
 }
 
+// RecvBatch waits for replies, reading the stream itself when nobody else
+// does.
 func (s *sessionSolveStream) RecvBatch() ([]SolveReply, error) {
-	select {
-	case b := <-s.replies:
-		return b, nil
-	default:
-	}
-	select {
-	case b := <-s.replies:
-		return b, nil
-	case <-s.ended:
+	for {
 		select {
 		case b := <-s.replies:
 			return b, nil
-		default:
+		case <-s.c.readTurn:
+			s.c.readFor(s.ctx, s.arrived)
+			s.c.readTurn <- struct{}{}
+		case <-s.ended:
+			select {
+			case b := <-s.replies:
+				return b, nil
+			default:
+			}
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return nil, s.err
+		case <-s.ctx.Done():
+			return nil, &Error{Op: "solve", status: status.FromContextError(s.ctx.Err())}
 		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return nil, s.err
-	case <-s.ctx.Done():
-		return nil, &Error{Op: "solve", status: status.FromContextError(s.ctx.Err())}
+	}
+}
+
+// arrived reports whether replies wait or the stream ended.
+func (s *sessionSolveStream) arrived() bool {
+	select {
+	case <-s.ended:
+		return true
+	default:
+		return len(s.replies) > 0
 	}
 }
 
@@ -668,9 +736,16 @@ func (s *sessionSolveStream) RecvBatch() ([]SolveReply, error) {
 func (s *sessionSolveStream) end(err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.endLocked(err)
+}
+
+func (s *sessionSolveStream) endLocked(err error) {
 	if s.err == nil {
 		s.err = err
 		close(s.ended)
+		if s.stopCancel != nil {
+			s.stopCancel()
+		}
 	}
 }
 
@@ -678,26 +753,35 @@ func (s *sessionSolveStream) end(err error) {
 func (s *sessionSolveStream) batchDone(seq uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i, q := range s.seqs {
-		if q == seq {
-			s.seqs = append(s.seqs[:i], s.seqs[i+1:]...)
-			break
-		}
+	if i := slices.Index(s.seqs, seq); i >= 0 {
+		s.seqs = slices.Delete(s.seqs, i, i+1)
 	}
-	if s.closed && len(s.seqs) == 0 && s.err == nil {
-		s.err = io.EOF
-		close(s.ended)
+	if s.closed && len(s.seqs) == 0 {
+		s.endLocked(io.EOF)
 	}
 }
 
 // cancelAll tells the bot to stop the batches under way.
 func (s *sessionSolveStream) cancelAll() {
 	s.mu.Lock()
-	seqs := append([]uint64(nil), s.seqs...)
+	seqs := slices.Clone(s.seqs)
 	s.mu.Unlock()
 	for _, q := range seqs {
-		_ = s.c.send(&botpb.HostMessage{Request: &botpb.HostMessage_Cancel{Cancel: &botpb.Cancel{Target: q}}}, nil, false)
+		s.c.cancelRequest(q)
 	}
+}
+
+// cancelRequest tells the bot to stop request seq: on the gRPC stream when
+// the session moved to the bot's own socket, else on the session.
+func (c *SessionClient) cancelRequest(seq uint64) {
+	m := &botpb.HostMessage{Request: &botpb.HostMessage_Cancel{Cancel: &botpb.Cancel{Target: seq}}}
+	if c.grpc == nil {
+		_ = c.send(m, nil, nil, false)
+		return
+	}
+	c.grpcMu.Lock()
+	defer c.grpcMu.Unlock()
+	_ = c.grpc.Send(m) // a broken stream: the session's reader tells
 }
 
 // dispatchSolved hands solve replies to their stream.

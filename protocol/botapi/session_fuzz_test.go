@@ -32,10 +32,10 @@ func FuzzSessionDispatch(f *testing.F) {
 		}
 		s := &sessionSolveStream{replies: make(chan []SolveReply, 4), ended: make(chan struct{}), ctx: t.Context(), seqs: []uint64{3}}
 		c := &SessionClient{
-			cancel: func() {}, done: make(chan struct{}), seq: 3,
+			cancel: func() {}, ended: make(chan struct{}), seq: 3,
 			queue: []*call{
 				{seq: 1, kind: kindPlay, what: "move 4"},
-				{seq: 2, kind: kindGenMove, what: "genmove", ch: make(chan *botpb.BotMessage, 8), gone: make(chan struct{})},
+				{seq: 2, kind: kindGenMove, what: "genmove", ch: make(chan *botpb.BotMessage, 8)},
 			},
 			batches: map[uint64]*solveCall{3: {s: s, left: map[uint64]struct{}{7: {}, 8: {}}}},
 		}

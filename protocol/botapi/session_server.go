@@ -34,33 +34,44 @@ const solveFlushEvery = 2 * time.Millisecond
 // beside the game.
 //
 // The goroutine that reads a request serves it (no hand-over to a worker,
-// which costs a wake-up per message), except solve batches; a genmove is
-// served by the goroutine that read it while a new one takes over the
-// reading, so that a Cancel is read meanwhile; a game request read then
-// waits for the genmove to end.
+// which costs a wake-up per message). On the bot's own socket a genmove
+// too: the host's Cancels come on the gRPC stream then, read by a
+// goroutine of their own. On the gRPC stream alone, a genmove is served by
+// the goroutine that read it while a new one takes over the reading, so
+// that a Cancel is read meanwhile; a game request read then waits for the
+// genmove to end.
 func (s *GRPCServer) Session(grpcStream botpb.Bot_SessionServer) error {
 	ctx, cancel := context.WithCancel(grpcStream.Context())
 	defer cancel()
-	var stream botStream = grpcStream
+	idle := make(chan struct{})
+	close(idle)
+	ss := &serverSession{
+		impl: s.Impl, stream: grpcStream, ctx: ctx, cancelled: map[uint64]bool{}, running: map[uint64]context.CancelFunc{},
+		solves: make(chan *botpb.HostMessage, 1024), result: make(chan error, 1), idle: idle,
+	}
 	if s.OwnSocket {
 		sock, err := s.ownSocket(ctx, grpcStream)
 		if err != nil {
 			return err
 		}
-		defer sock.Close()
-		go func() {
-			<-ctx.Done()
-			sock.Close()
+		bs := blockingSocket(sock)
+		defer bs.Close()
+		stop := context.AfterFunc(ctx, func() { bs.Close() })
+		defer stop()
+		ss.stream, ss.ownSocket = botFrames{newFrameConn(bs)}, true
+		go func() { // the gRPC stream carries the Cancels now
+			for {
+				m, err := grpcStream.Recv()
+				if err != nil {
+					return // the session's end; the socket tells it
+				}
+				if c := m.GetCancel(); c != nil {
+					ss.cancel(c.GetTarget())
+				}
+			}
 		}()
-		stream = botFrames{newFrameConn(sock)}
 	} else if err := grpcStream.Send(&botpb.BotMessage{Reply: &botpb.BotMessage_Hello{}}); err != nil {
 		return err
-	}
-	idle := make(chan struct{})
-	close(idle)
-	ss := &serverSession{
-		impl: s.Impl, stream: stream, ctx: ctx, cancelled: map[uint64]bool{}, running: map[uint64]context.CancelFunc{},
-		solves: make(chan *botpb.HostMessage, 1024), result: make(chan error, 1), idle: idle,
 	}
 	ss.wg.Add(1)
 	go func() {
@@ -81,8 +92,9 @@ func (s *GRPCServer) Session(grpcStream botpb.Bot_SessionServer) error {
 }
 
 // read serves the requests in pending, then reads and serves the next,
-// until the stream ends (its error to ss.result) or a genmove comes: a new
-// reader takes over and this goroutine serves the genmove.
+// until the stream ends (its error to ss.result) or, on the gRPC stream
+// alone, a genmove comes: a new reader takes over and this goroutine
+// serves the genmove.
 func (ss *serverSession) read(pending []*botpb.HostMessage) {
 	for {
 		for i, m := range pending {
@@ -90,7 +102,7 @@ func (ss *serverSession) read(pending []*botpb.HostMessage) {
 			idle := ss.idle
 			ss.mu.Unlock()
 			<-idle // a genmove under way ends first
-			if m.GetGenMove() != nil {
+			if m.GetGenMove() != nil && !ss.ownSocket {
 				ss.wg.Add(1)
 				done := make(chan struct{})
 				ss.mu.Lock()
@@ -195,6 +207,10 @@ type serverSession struct {
 	solves chan *botpb.HostMessage // to the solve worker
 	result chan error              // the stream's end, from the last reader
 	wg     sync.WaitGroup          // the solve worker and genmoves under way
+
+	// ownSocket: the requests come on the bot's own socket, the Cancels
+	// on the gRPC stream.
+	ownSocket bool
 
 	sendMu sync.Mutex
 

@@ -657,7 +657,8 @@ type BotMessage_Hello struct {
 	// a 4-byte big-endian length and the message's protobuf bytes, the
 	// host's HostMessages one way, the bot's BotMessages the other (without
 	// gRPC's goroutines between the socket and the caller). The bot removes
-	// the socket once the host connected.
+	// the socket once the host connected. The host's Cancels then come on
+	// this stream (the socket's reader may be serving the genmove).
 	Hello string `protobuf:"bytes,8,opt,name=hello,proto3,oneof"`
 }
 

@@ -39,6 +39,9 @@ type adapter struct {
 
 	mu   sync.Mutex // held by every game call, GenMove included
 	game *game
+
+	solveMu sync.Mutex // held by SolveOne
+	solving scratch
 }
 
 type game struct {
@@ -234,7 +237,9 @@ func (a *adapter) SolveOne(ctx context.Context, req botapi.SolveRequest) (botapi
 	if !ok {
 		return botapi.SolveReply{}, status.Errorf(codes.Unimplemented, "bot %s does not solve positions", a.info.Name)
 	}
-	reply := solveOne(ctx, solver, a.opts, req)
+	a.solveMu.Lock()
+	defer a.solveMu.Unlock()
+	reply := solveOne(ctx, solver, a.opts, &a.solving, req)
 	reply.ID = req.ID
 	return reply, nil
 }
@@ -252,11 +257,12 @@ func (a *adapter) Solve(ctx context.Context) (botapi.SolveStream, error) {
 // solveStream answers requests one at a time in a goroutine, until ctx ends.
 // Like a gRPC stream, Send and CloseSend must not be called concurrently.
 type solveStream struct {
-	ctx    context.Context
-	opts   OptionSet // the bot's options, to check each request's
-	in     chan botapi.SolveRequest
-	out    chan botapi.SolveReply // closed once every request is answered
-	closed bool                   // CloseSend was called
+	ctx     context.Context
+	opts    OptionSet // the bot's options, to check each request's
+	in      chan botapi.SolveRequest
+	out     chan botapi.SolveReply // closed once every request is answered
+	closed  bool                   // CloseSend was called
+	scratch scratch                // the run goroutine's
 }
 
 func (s *solveStream) Send(r botapi.SolveRequest) error {
@@ -304,7 +310,7 @@ func (s *solveStream) run(solver Solver) {
 		case <-s.ctx.Done():
 			return
 		}
-		reply := solveOne(s.ctx, solver, s.opts, req)
+		reply := solveOne(s.ctx, solver, s.opts, &s.scratch, req)
 		reply.ID = req.ID
 		select {
 		case s.out <- reply:
@@ -314,18 +320,45 @@ func (s *solveStream) run(solver Solver) {
 	}
 }
 
-// solveOne answers one request; errors go into the reply.
-func solveOne(ctx context.Context, solver Solver, opts OptionSet, req botapi.SolveRequest) botapi.SolveReply {
+// scratch is what solveOne reuses from one request to the next: the
+// rules of the last one and a position under them (the positions of a
+// solve run share their rules; a new board per position cost as much as
+// the boundary's whole budget).
+type scratch struct {
+	text  string
+	rules engine.Rules
+	pos   *engine.Position
+}
+
+// position returns the empty board of the rules text.
+func (sc *scratch) position(text string) (engine.Rules, *engine.Position, error) {
+	if sc.pos == nil || text != sc.text {
+		rules, err := engine.ParseRules(text)
+		if err != nil {
+			return engine.Rules{}, nil, err
+		}
+		sc.text, sc.rules, sc.pos = text, rules, engine.NewPosition(rules)
+		return rules, sc.pos, nil
+	}
+	for {
+		if _, ok := sc.pos.Undo(); !ok {
+			return sc.rules, sc.pos, nil
+		}
+	}
+}
+
+// solveOne answers one request; errors go into the reply. The position
+// comes from sc.
+func solveOne(ctx context.Context, solver Solver, opts OptionSet, sc *scratch, req botapi.SolveRequest) botapi.SolveReply {
 	if len(req.Options) > 0 {
 		if _, err := opts.Parse(req.Options); err != nil {
 			return botapi.SolveReply{Error: err.Error()}
 		}
 	}
-	rules, err := engine.ParseRules(req.Rules)
+	rules, pos, err := sc.position(req.Rules)
 	if err != nil {
 		return botapi.SolveReply{Error: err.Error()}
 	}
-	pos := engine.NewPosition(rules)
 	for i, s := range req.Moves {
 		m, err := rules.ParseMove(s)
 		if err == nil {

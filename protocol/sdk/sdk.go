@@ -68,7 +68,8 @@ type Observer interface {
 
 // Solver is optionally implemented by a Bot that solves positions. Solve
 // is called once per request, sequentially, with pos built from the
-// request's rules and moves, and ctx bounded by the request's timeout. The
+// request's rules and moves (the SDK's, reused for the next request: keep
+// nothing of it), and ctx bounded by the request's timeout. The
 // SDK fills in the reply's ID; a request with bad rules or moves is
 // answered with SolveReply.Error without calling Solve.
 type Solver interface {
