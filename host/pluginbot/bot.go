@@ -46,6 +46,9 @@ type Bot struct {
 	// search is the last search report of the last GenMove (nil if none);
 	// only the referee's calling goroutine touches it.
 	search *record.Search
+	// suspend: the bot is suspended from its answer to its next request
+	// (Containment.SuspendAll, Containment.Suspend).
+	suspend bool
 }
 
 var (
@@ -64,7 +67,7 @@ type startConfig struct {
 // start launches the bot at path and completes the plugin handshake.
 func start(ctx context.Context, name, display, path string, opts map[string]string, cfg startConfig) (*Bot, error) {
 	log := cfg.Logger.Named(display)
-	b := &Bot{name: display, path: path, opts: opts, log: log}
+	b := &Bot{name: display, path: path, opts: opts, log: log, suspend: cfg.Containment.suspends(name)}
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  botapi.Handshake(),
 		VersionedPlugins: botapi.VersionedPluginSets(nil),
@@ -130,6 +133,7 @@ func start(ctx context.Context, name, display, path string, opts map[string]stri
 		return nil, fmt.Errorf("bot %s started but did not describe itself: %w", name, err)
 	}
 	b.info = info
+	b.rest()
 	log.Debug("bot ready", "pid", b.pid(), "version", info.Version, "protocol", client.NegotiatedVersion())
 	return b, nil
 }
@@ -173,6 +177,43 @@ func (b *Bot) proc() *groupRunner {
 	return b.runner
 }
 
+// idleWait bounds how long a bot that answered may keep a thread running
+// before it is suspended all the same (procrun.Process.SuspendIdle).
+const idleWait = 100 * time.Millisecond
+
+// wake resumes a suspended bot before the host sends it a request.
+func (b *Bot) wake() {
+	if !b.suspend {
+		return
+	}
+	if r := b.proc(); r != nil {
+		if err := r.Resume(); err != nil {
+			b.log.Warn("resume the bot", "error", err)
+		}
+	}
+}
+
+// rest suspends the bot with everything it started once it has answered
+// and its threads sleep (at most idleWait later), without blocking; the
+// next wake cancels it.
+func (b *Bot) rest() {
+	if !b.suspend {
+		return
+	}
+	if r := b.proc(); r != nil {
+		r.SuspendIdle(idleWait, func(err error) { b.log.Warn("suspend the bot", "error", err) })
+	}
+}
+
+// holdsNotifications reports whether Play and Undo send nothing to the bot
+// until its next request (the Session stream of protocol version 2 holds
+// them back and sends them in one message with it): a suspended bot need
+// not be woken for them.
+func (b *Bot) holdsNotifications() bool {
+	_, ok := b.api.(*botapi.SessionClient)
+	return ok
+}
+
 // Name is the bot's display name.
 func (b *Bot) Name() string { return b.name }
 
@@ -203,6 +244,8 @@ func (b *Bot) NewGame(ctx context.Context, s referee.Setup) error {
 		moves[i] = s.Rules.FormatMove(m)
 	}
 	b.rules = s.Rules
+	b.wake()
+	defer b.rest()
 	err := b.api.NewGame(ctx, botapi.Game{
 		Rules:   s.Rules.String(),
 		Color:   s.Color.String(),
@@ -218,16 +261,28 @@ func (b *Bot) NewGame(ctx context.Context, s referee.Setup) error {
 
 // Play tells the bot a move was played.
 func (b *Bot) Play(ctx context.Context, m engine.Move) error {
+	if !b.holdsNotifications() {
+		b.wake()
+		defer b.rest()
+	}
 	return b.wrap(b.api.Play(ctx, b.rules.FormatMove(m)))
 }
 
 // Undo tells the bot the last move was taken back.
-func (b *Bot) Undo(ctx context.Context) error { return b.wrap(b.api.Undo(ctx)) }
+func (b *Bot) Undo(ctx context.Context) error {
+	if !b.holdsNotifications() {
+		b.wake()
+		defer b.rest()
+	}
+	return b.wrap(b.api.Undo(ctx))
+}
 
 // GenMove asks the bot for a move, logging the search reports it streams
 // at debug and keeping the last one for the record (LastSearch).
 func (b *Bot) GenMove(ctx context.Context, req referee.MoveRequest) (string, error) {
 	b.search = nil
+	b.wake()
+	defer b.rest()
 	move, err := b.api.GenMove(ctx, botapi.GenMoveRequest{
 		Deadline: req.Deadline, Budget: req.MoveTime, XLeft: req.Left[0], OLeft: req.Left[1], Play: true,
 	}, b.progress)
@@ -296,6 +351,7 @@ func (b *Bot) Close() {
 		b.mu.Lock()
 		b.killed = true
 		b.mu.Unlock()
+		b.wake() // a suspended bot could not stop gracefully
 		if s, ok := b.api.(*botapi.SessionClient); ok {
 			s.Close() // the bot's session ends first: nothing holds its graceful stop
 		}
@@ -359,6 +415,8 @@ func (b *Bot) API() botapi.Bot { return b.api }
 func (b *Bot) Solve(ctx context.Context, req botapi.SolveRequest) (botapi.SolveReply, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	b.wake()
+	defer b.rest()
 	s, err := b.api.Solve(ctx)
 	if err != nil {
 		return botapi.SolveReply{}, b.wrap(err)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,8 +22,9 @@ import (
 )
 
 // Containment is what the loader holds its bots to beyond the process
-// runner's own (host/procrun): a memory cap and the host environment
-// variables passed through.
+// runner's own (host/procrun): a memory cap, the host environment
+// variables passed through, and which plugin bots are suspended while it
+// is not their turn.
 type Containment struct {
 	// Memory caps each bot's memory with its descendants', in bytes; 0:
 	// none.
@@ -30,6 +32,21 @@ type Containment struct {
 	// Env names host environment variables each bot gets beyond the
 	// minimal environment (procrun.MinimalEnv).
 	Env []string
+	// SuspendAll suspends every plugin bot, with everything it started,
+	// from its answer (once its threads sleep, or idleWait later) until
+	// the host sends it its next request, as Gomocup engines are (their
+	// manifests' suspend): a bot cannot think, nor let a child think, on
+	// its opponent's time.
+	SuspendAll bool
+	// Suspend names the plugin bots suspended so when SuspendAll is
+	// false.
+	Suspend []string
+}
+
+// suspends reports whether plugin bot name is suspended while it is not
+// its turn.
+func (c Containment) suspends(name string) bool {
+	return c.SuspendAll || slices.Contains(c.Suspend, name)
 }
 
 // groupRunner starts a bot for go-plugin the way the host needs it, covering
@@ -242,6 +259,14 @@ func (r *groupRunner) Suspend() error {
 		return run.Suspend()
 	}
 	return nil
+}
+
+// SuspendIdle suspends the bot once its threads sleep, at most wait later,
+// without blocking; a Resume cancels it (procrun.Process.SuspendIdle).
+func (r *groupRunner) SuspendIdle(wait time.Duration, fail func(error)) {
+	if run := r.proc(); run != nil {
+		run.SuspendIdle(wait, fail)
+	}
 }
 
 // Resume continues what Suspend stopped.
