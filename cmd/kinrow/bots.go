@@ -16,23 +16,25 @@ import (
 )
 
 // containFlags are what every host subcommand holds its bots to:
-// --bot-memory, --bot-env, --verify-bots, --bot-suspend.
+// --bot-memory, --bot-env, --verify-bots, --bot-suspend, --bot-mtls.
 type containFlags struct {
 	memory  memoryFlag
 	env     envFlag
 	verify  bool
 	suspend suspendFlag
+	mtls    bool
 }
 
 func (c *containFlags) register(fs *flag.FlagSet) {
 	fs.Var(&c.memory, "bot-memory", "cap each bot's memory with its children's, e.g. 350M or 2GiB (over it the bot forfeits: memory)")
 	fs.Var(&c.env, "bot-env", "pass host environment variable NAME through to the bots (repeatable; bots get only PATH, HOME, TMPDIR, LANG and KINROW_* otherwise)")
 	fs.BoolVar(&c.verify, "verify-bots", false, "refuse a bot without a matching SHA-256 in "+pluginbot.LockFile+" beside it (kinrow bots lock)")
+	fs.BoolVar(&c.mtls, "bot-mtls", false, "talk to plugin bots over mutual TLS (a certificate per bot; docs/RELIABILITY.md)")
 	fs.Var(&c.suspend, "bot-suspend", "suspend plugin bots, with everything they started, from their answer to their next request (no thinking on the opponent's time); --bot-suspend=NAME,NAME for those bots only")
 }
 
 func (c *containFlags) containment() pluginbot.Containment {
-	return pluginbot.Containment{Memory: int64(c.memory), Env: c.env, SuspendAll: c.suspend.all, Suspend: c.suspend.names}
+	return pluginbot.Containment{Memory: int64(c.memory), Env: c.env, SuspendAll: c.suspend.all, Suspend: c.suspend.names, MTLS: c.mtls}
 }
 
 // suspendFlag is --bot-suspend: alone (or =true) every plugin bot,

@@ -113,3 +113,18 @@ func TestSuspendFlag(t *testing.T) {
 		}
 	}
 }
+
+// --bot-mtls: two plugin bots play a match over mutual TLS, no forfeit.
+func TestMatchOverMTLS(t *testing.T) {
+	sum := runMatch(t, "--bot-mtls", "--rules", "tictactoe", "--bot", "random", "--bot", "random", "--games", "2", "--movetime", "1s")
+	if sum.Games != 2 {
+		t.Fatalf("%d games, want 2", sum.Games)
+	}
+	for _, p := range sum.Pairings {
+		for name, f := range p.Bots.forfeits() {
+			if len(f) > 0 {
+				t.Errorf("%s forfeited over mTLS: %v", name, f)
+			}
+		}
+	}
+}

@@ -76,6 +76,7 @@ func start(ctx context.Context, name, display, path string, opts map[string]stri
 		Logger:           log,
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: cfg.SocketDir},
 		GRPCDialOptions:  botapi.DialOptions(), // size caps on every answer
+		AutoMTLS:         cfg.Containment.MTLS,
 		RunnerFunc: func(l hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
 			bin := exec.Command(path)
 			bin.Env = cmd.Env // go-plugin's handshake variables and the socket dir

@@ -41,6 +41,12 @@ type Containment struct {
 	// Suspend names the plugin bots suspended so when SuspendAll is
 	// false.
 	Suspend []string
+	// MTLS runs the plugin channel over mutual TLS (go-plugin's
+	// AutoMTLS): the host makes a certificate per bot, passed to it in
+	// PLUGIN_CLIENT_CERT, and the bot answers with its own in the
+	// handshake; another process that reaches the bot's socket can then
+	// neither talk to it nor pass for it.
+	MTLS bool
 }
 
 // suspends reports whether plugin bot name is suspended while it is not
