@@ -257,7 +257,7 @@ loop:
 // the longest span of games, and the range.
 type goroutineSamples struct {
 	games, bots, firstGame, lastGame, first, last int
-	min, max, minBots, maxBots                   int
+	min, max, minBots, maxBots                    int
 }
 
 // goroutinesByBots reads the "game done" lines of a debug log (game=N
