@@ -106,7 +106,8 @@ func TestKillEndsEscaped(t *testing.T) {
 		for _, state := range []string{"running", "exited", "suspended"} {
 			t.Run(name+"/"+state, func(t *testing.T) {
 				dir := t.TempDir()
-				script := fmt.Sprintf(`setsid -f sh -c 'echo $$ > %[1]s/a; exec sleep 200'; (sh -c 'echo $$ > %[1]s/b; exec sleep 200' &) ; `, dir)
+				// b: daemon(3)'s double fork, a new session and a fork in it.
+				script := fmt.Sprintf(`setsid -f sh -c 'echo $$ > %[1]s/a; exec sleep 200'; (setsid sh -c '(sh -c "echo \$\$ > %[1]s/b; exec sleep 200" &)' &) ; `, dir)
 				if state == "exited" {
 					script += "exit 0"
 				} else {
