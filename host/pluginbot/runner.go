@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -311,8 +312,16 @@ func (r *groupRunner) PluginToHost(network, addr string) (string, string, error)
 }
 
 // checkAddress accepts only a unix socket inside dir (a bot's private
-// socket directory).
+// socket directory), or, on Windows, where go-plugin's bots listen on TCP,
+// a port of the loopback address.
 func checkAddress(dir, network, addr string) error {
+	if network == "tcp" && pluginsListenOnTCP {
+		host, port, err := net.SplitHostPort(addr)
+		if ip := net.ParseIP(host); err != nil || ip == nil || !ip.IsLoopback() || port == "" || port == "0" {
+			return fmt.Errorf("the bot's handshake names tcp address %q: only a port of the loopback address is accepted", addr)
+		}
+		return nil
+	}
 	if network != "unix" {
 		return fmt.Errorf("the bot's handshake names a %s address %q: only a unix socket in its private directory is accepted", network, addr)
 	}
