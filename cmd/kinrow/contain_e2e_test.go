@@ -455,3 +455,74 @@ func TestBotSuspendStopsThinkingOnOpponentsTime(t *testing.T) {
 		t.Errorf("the spinner's second genmove: resign (%s)", h.ok("kinrow-result"))
 	}
 }
+
+// kinrow pbrain --bot-suspend: the brain's bot is suspended between its
+// TURNs (as Gomocup managers suspend brains), so the spinner's busy child
+// uses no CPU while the manager's other brain thinks, and every TURN is
+// still answered.
+func TestPbrainBotSuspend(t *testing.T) {
+	if c := procrunDetect(); !strings.Contains(c, "suspend all: yes") {
+		t.Skipf("neither cgroup.freeze nor SIGSTOP of a bot's processes works here (%s)", c)
+	}
+	pidfile := filepath.Join(t.TempDir(), "child.pid")
+	cmd := kinrowCmd(t, "pbrain", "--bot", "spinner", "--bot-opt", "pidfile="+pidfile, "--bot-suspend", "--log-level", "warn")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &syncWriter{w: &stderr}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	answer := func(line string) string {
+		t.Helper()
+		io.WriteString(in, line+"\r\n")
+		for sc.Scan() {
+			if l := sc.Text(); !strings.HasPrefix(l, "MESSAGE") && !strings.HasPrefix(l, "DEBUG") {
+				return l
+			}
+		}
+		t.Fatalf("no answer to %s\n%s", line, stderr.String())
+		return ""
+	}
+	if got := answer("START 15"); got != "OK" {
+		t.Fatalf("START 15: %q", got)
+	}
+	io.WriteString(in, "INFO timeout_turn 2000\r\n")
+	for i := 0; i < 3; i++ {
+		if got := answer(fmt.Sprintf("TURN %d,7", i)); !strings.Contains(got, ",") {
+			t.Fatalf("TURN %d,7: %q\n%s", i, got, stderr.String())
+		}
+		if i > 0 {
+			continue
+		}
+		b, err := os.ReadFile(pidfile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		child, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(500 * time.Millisecond) // suspended at most 100 ms after its answer
+		c0, ok := procCPU(child)
+		if !ok {
+			t.Fatal("the spinner's busy child is gone")
+		}
+		time.Sleep(time.Second)
+		if c1, _ := procCPU(child); c1-c0 > 30*time.Millisecond {
+			t.Errorf("the suspended brain's busy child used %v of CPU in 1 s", c1-c0)
+		}
+	}
+	io.WriteString(in, "END\r\n")
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("kinrow pbrain: %v\n%s", err, stderr.String())
+	}
+}

@@ -46,8 +46,10 @@ type Bot struct {
 	// search is the last search report of the last GenMove (nil if none);
 	// only the referee's calling goroutine touches it.
 	search *record.Search
-	// suspend: the bot is suspended from its answer to its next request
-	// (Containment.SuspendAll, Containment.Suspend).
+	// suspend: the bot is suspended from its answer to a game request
+	// (NewGame, GenMove, …) to its next request (Containment.SuspendAll,
+	// Containment.Suspend); a bot only started (kinrow solve's, which
+	// streams through API) is not.
 	suspend bool
 }
 
@@ -134,7 +136,6 @@ func start(ctx context.Context, name, display, path string, opts map[string]stri
 		return nil, fmt.Errorf("bot %s started but did not describe itself: %w", name, err)
 	}
 	b.info = info
-	b.rest()
 	log.Debug("bot ready", "pid", b.pid(), "version", info.Version, "protocol", client.NegotiatedVersion())
 	return b, nil
 }
@@ -290,6 +291,23 @@ func (b *Bot) GenMove(ctx context.Context, req referee.MoveRequest) (string, err
 	return move, b.wrap(err)
 }
 
+// GenMoveProgress is GenMove, passing each search report to progress too
+// (host/pbrain's ProgressPlayer: the brain's MESSAGE lines).
+func (b *Bot) GenMoveProgress(ctx context.Context, req referee.MoveRequest, progress func(botapi.Progress)) (string, error) {
+	b.search = nil
+	b.wake()
+	defer b.rest()
+	move, err := b.api.GenMove(ctx, botapi.GenMoveRequest{
+		Deadline: req.Deadline, Budget: req.MoveTime, XLeft: req.Left[0], OLeft: req.Left[1], Play: true,
+	}, func(p botapi.Progress) {
+		b.progress(p)
+		if progress != nil {
+			progress(p)
+		}
+	})
+	return move, b.wrap(err)
+}
+
 // progress takes one search report (on GenMove's goroutine).
 func (b *Bot) progress(p botapi.Progress) {
 	if b.log.IsDebug() {
@@ -410,6 +428,9 @@ func (b *Bot) killGroup(done <-chan struct{}) {
 }
 
 // API returns the bot's wire-level interface, e.g. for a Solve stream.
+// Calls made through it neither resume nor suspend a bot under
+// --bot-suspend (kinrow solve's bots are never suspended: they get no game
+// request).
 func (b *Bot) API() botapi.Bot { return b.api }
 
 // Solve asks the bot for the value of one position over a stream of its own.
