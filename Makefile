@@ -138,10 +138,18 @@ soak: build
 	KINROW_SOAK=$(SOAK_GAMES) $(GO) test -timeout 0 -count=1 -run '^TestSoak$$' -v ./cmd/kinrow/
 
 # Opt-in: Debian's wine64 runs the Windows pbrain-kinrow.exe through a
-# Gomocup session of one game, with the Windows bots beside it.
+# Gomocup session of one game, with the Windows bots beside it. Wine before
+# 9 lacks bcryptprimitives.dll, which Go's Windows runtime needs: a
+# stand-in (cmd/kinrow/testdata/wine/bcryptprimitives.c, built with
+# Debian's mingw-w64) goes into the test's wine prefix.
+MINGW_CC ?= x86_64-w64-mingw32-gcc
+WINE_STUB := $(BIN)/cross/windows-amd64/bcryptprimitives.dll
 test-wine: cross
 	@command -v wine64 >/dev/null 2>&1 || test -x /usr/lib/wine/wine64 || command -v wine >/dev/null 2>&1 || \
 	  { echo "installing Debian's wine64"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wine64 >/dev/null; }
+	@command -v $(MINGW_CC) >/dev/null 2>&1 || \
+	  { echo "installing Debian's mingw-w64 for the stand-in bcryptprimitives.dll"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gcc-mingw-w64-x86-64 >/dev/null; }
+	$(MINGW_CC) -shared -O2 -o $(WINE_STUB) cmd/kinrow/testdata/wine/bcryptprimitives.c -ladvapi32
 	KINROW_WINE=$(CURDIR)/$(BIN)/cross/windows-amd64 $(GO) test -count=1 -run '^TestWine' -v ./cmd/kinrow/
 
 # A short run of every fuzz target.

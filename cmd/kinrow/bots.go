@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/hashicorp/go-hclog"
 
@@ -15,21 +16,63 @@ import (
 )
 
 // containFlags are what every host subcommand holds its bots to:
-// --bot-memory, --bot-env, --verify-bots.
+// --bot-memory, --bot-env, --verify-bots, --bot-suspend, --bot-mtls.
 type containFlags struct {
-	memory memoryFlag
-	env    envFlag
-	verify bool
+	memory  memoryFlag
+	env     envFlag
+	verify  bool
+	suspend suspendFlag
+	mtls    bool
 }
 
 func (c *containFlags) register(fs *flag.FlagSet) {
 	fs.Var(&c.memory, "bot-memory", "cap each bot's memory with its children's, e.g. 350M or 2GiB (over it the bot forfeits: memory)")
 	fs.Var(&c.env, "bot-env", "pass host environment variable NAME through to the bots (repeatable; bots get only PATH, HOME, TMPDIR, LANG and KINROW_* otherwise)")
 	fs.BoolVar(&c.verify, "verify-bots", false, "refuse a bot without a matching SHA-256 in "+pluginbot.LockFile+" beside it (kinrow bots lock)")
+	fs.BoolVar(&c.mtls, "bot-mtls", false, "talk to plugin bots over mutual TLS (a certificate per bot; docs/RELIABILITY.md)")
+	fs.Var(&c.suspend, "bot-suspend", "suspend plugin bots, with everything they started, from their answer to their next request (no thinking on the opponent's time); --bot-suspend=NAME,NAME for those bots only")
 }
 
 func (c *containFlags) containment() pluginbot.Containment {
-	return pluginbot.Containment{Memory: int64(c.memory), Env: c.env}
+	return pluginbot.Containment{Memory: int64(c.memory), Env: c.env, SuspendAll: c.suspend.all, Suspend: c.suspend.names, MTLS: c.mtls}
+}
+
+// suspendFlag is --bot-suspend: alone (or =true) every plugin bot,
+// =NAME,NAME those bots, =false none.
+type suspendFlag struct {
+	all   bool
+	names []string
+}
+
+func (s *suspendFlag) String() string {
+	if s == nil {
+		return ""
+	}
+	if s.all {
+		return "true"
+	}
+	return strings.Join(s.names, ",")
+}
+
+// IsBoolFlag lets --bot-suspend stand alone.
+func (s *suspendFlag) IsBoolFlag() bool { return true }
+
+func (s *suspendFlag) Set(v string) error {
+	switch v {
+	case "true", "1":
+		s.all = true
+		return nil
+	case "false", "0":
+		s.all, s.names = false, nil
+		return nil
+	}
+	for _, n := range strings.Split(v, ",") {
+		if n = strings.TrimSpace(n); n == "" || strings.ContainsAny(n, "/\\ =") {
+			return fmt.Errorf("--bot-suspend %q: want no value (every plugin bot), true, false or bot names separated by commas", v)
+		}
+		s.names = append(s.names, n)
+	}
+	return nil
 }
 
 // memoryFlag is a size in bytes read by procrun.ParseSize.

@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
+	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -71,5 +74,57 @@ func TestAlphabetaBeatsRandom(t *testing.T) {
 		"--concurrency", "2", "--movetime", "50ms")
 	if p := sum.Pairings[0]; p.Wins != 20 {
 		t.Errorf("alphabeta won %d of 20 (draws %d, losses %d)", p.Wins, p.Draws, p.Loss)
+	}
+}
+
+func TestSuspendFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		all   bool
+		names []string
+		err   bool
+	}{
+		{nil, false, nil, false},
+		{[]string{"--bot-suspend"}, true, nil, false},
+		{[]string{"--bot-suspend=true"}, true, nil, false},
+		{[]string{"--bot-suspend=alphabeta,random"}, false, []string{"alphabeta", "random"}, false},
+		{[]string{"--bot-suspend=random", "--bot-suspend=false"}, false, nil, false},
+		{[]string{"--bot-suspend=a,,b"}, false, nil, true},
+		{[]string{"--bot-suspend=../x"}, false, nil, true},
+	} {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		var c containFlags
+		c.register(fs)
+		err := fs.Parse(tc.args)
+		if (err != nil) != tc.err {
+			t.Errorf("%q: error %v, want error %v", tc.args, err, tc.err)
+			continue
+		}
+		if tc.err {
+			if !strings.Contains(err.Error(), "bot names separated by commas") {
+				t.Errorf("%q: error %v does not say what is accepted", tc.args, err)
+			}
+			continue
+		}
+		got := c.containment()
+		if got.SuspendAll != tc.all || !slices.Equal(got.Suspend, tc.names) {
+			t.Errorf("%q: SuspendAll %v Suspend %q, want %v %q", tc.args, got.SuspendAll, got.Suspend, tc.all, tc.names)
+		}
+	}
+}
+
+// --bot-mtls: two plugin bots play a match over mutual TLS, no forfeit.
+func TestMatchOverMTLS(t *testing.T) {
+	sum := runMatch(t, "--bot-mtls", "--rules", "tictactoe", "--bot", "random", "--bot", "random", "--games", "2", "--movetime", "1s")
+	if sum.Games != 2 {
+		t.Fatalf("%d games, want 2", sum.Games)
+	}
+	for _, p := range sum.Pairings {
+		for name, f := range p.Bots.forfeits() {
+			if len(f) > 0 {
+				t.Errorf("%s forfeited over mTLS: %v", name, f)
+			}
+		}
 	}
 }

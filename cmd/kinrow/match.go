@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -269,6 +270,19 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			if err := exp.write(rec); err != nil {
 				log.Error("--out-format: the game is in --out, not in the exported files", "round", rec.Round, "game", rec.Game, "error", err)
 			}
+		}
+	}
+	if log.IsDebug() {
+		// The host's goroutines and live bot processes after each game:
+		// the soak (make soak) reads them to see that nothing grows with
+		// the games (each worker keeps a process per bot it has played,
+		// so goroutines follow the bots alive).
+		onGame := cfg.OnGame
+		cfg.OnGame = func(done, total int, rec *record.Record) {
+			if onGame != nil {
+				onGame(done, total, rec)
+			}
+			log.Debug("game done", "game", done, "goroutines", runtime.NumGoroutine(), "bots", loader.Live())
 		}
 	}
 	if *viewAddr != "" {

@@ -103,7 +103,7 @@ func TestSoak(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "soak.jsonl")
 	args := []string{"match", "--rules", "tictactoe", "--bot", "random", "--gauntlet", "--games", strconv.Itoa(per),
 		"--concurrency", "2", "--movetime", "50ms", "--bot-start-timeout", "1s", "--bot-memory", "48M",
-		"--out", out, "--format", "json", "--log-level", "off"}
+		"--out", out, "--format", "json", "--log-level", "debug"}
 	for _, b := range soakBots {
 		args = append(args, "--bot", b)
 	}
@@ -115,8 +115,16 @@ func TestSoak(t *testing.T) {
 			tmp = v
 		}
 	}
-	var stdout, stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = &stdout, &syncWriter{w: &stderr}
+	// The host's log (debug: a line per game with its goroutines and live
+	// bots) goes to a file, read after the run.
+	logPath := filepath.Join(t.TempDir(), "host.log")
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logFile.Close()
+	var stdout strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, logFile
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -128,9 +136,11 @@ func TestSoak(t *testing.T) {
 	// the first and last samples with the same number of them.
 	firstBy, lastBy := map[int]hostSample{}, map[int]hostSample{}
 	firstAtBy, lastAtBy := map[int]time.Duration{}, map[int]time.Duration{}
+	// Socket directories beyond the live bot processes, at each sample: a
+	// directory left by a bot that is gone would add one for good.
+	var extraDirs []int
 	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
-	var err error
 loop:
 	for {
 		select {
@@ -145,11 +155,13 @@ loop:
 				firstBy[s.procs], firstAtBy[s.procs] = s, time.Since(start)
 			}
 			lastBy[s.procs], lastAtBy[s.procs] = s, time.Since(start)
+			extraDirs = append(extraDirs, s.sockDirs-s.procs)
 		}
 	}
 	took := time.Since(start)
 	if err != nil {
-		t.Fatalf("kinrow match: %v\n%s", err, stderr.String())
+		b, _ := os.ReadFile(logPath)
+		t.Fatalf("kinrow match: %v\n%s", err, b[max(0, len(b)-8192):])
 	}
 	forfeits := map[string]int{}
 	played := 0
@@ -200,6 +212,21 @@ loop:
 	t.Logf("| RSS MiB | %d | %d |", first.rssKiB>>10, last.rssKiB>>10)
 	t.Logf("| socket directories | %d | %d |", first.sockDirs, last.sockDirs)
 	t.Logf("bot processes left after exit: %d", len(left))
+	late := extraDirs[len(extraDirs)*9/10:]
+	sort.Ints(late)
+	lateExtra := 0
+	if len(late) > 0 {
+		lateExtra = late[len(late)/2]
+	}
+	t.Logf("socket directories beyond live bot processes, median of the last tenth of the samples: %d", lateExtra)
+	g := goroutinesByBots(t, logPath)
+	if g.games == 0 {
+		t.Fatal("the host logged no game with its goroutines")
+	}
+	t.Logf("| the host's goroutines, with %d bots alive | after game %d | after game %d |", g.bots, g.firstGame, g.lastGame)
+	t.Logf("|---|---|---|")
+	t.Logf("| goroutines | %d | %d |", g.first, g.last)
+	t.Logf("goroutines after each game: %d to %d (live bots %d to %d)", g.min, g.max, g.minBots, g.maxBots)
 	if len(left) > 0 {
 		t.Errorf("bot processes left: %v", left)
 	}
@@ -215,4 +242,73 @@ loop:
 	if last.sockDirs > first.sockDirs+8 {
 		t.Errorf("socket directories grew from %d to %d", first.sockDirs, last.sockDirs)
 	}
+	if lateExtra > 2 {
+		t.Errorf("late in the run, %d socket directories more than live bot processes", lateExtra)
+	}
+	// A goroutine leak grows with the games; a bot starting or being
+	// reaped at a game's end moves the count by a few dozen at most.
+	if g.last > g.first+40 {
+		t.Errorf("the host's goroutines grew from %d to %d with %d bots alive (games %d to %d)", g.first, g.last, g.bots, g.firstGame, g.lastGame)
+	}
+}
+
+// goroutineSamples is what the host's log says of its goroutines after
+// each game: the first and last count at the number of live bots seen over
+// the longest span of games, and the range.
+type goroutineSamples struct {
+	games, bots, firstGame, lastGame, first, last int
+	min, max, minBots, maxBots                    int
+}
+
+// goroutinesByBots reads the "game done" lines of a debug log (game=N
+// goroutines=G bots=B).
+func goroutinesByBots(t *testing.T, path string) goroutineSamples {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	type at struct{ game, n int }
+	first, last := map[int]at{}, map[int]at{}
+	g := goroutineSamples{min: 1 << 30, minBots: 1 << 30}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.Contains(line, "game done:") {
+			continue
+		}
+		var game, n, bots int
+		for _, kv := range strings.Fields(line) {
+			k, v, _ := strings.Cut(kv, "=")
+			switch k {
+			case "game":
+				game, _ = strconv.Atoi(v)
+			case "goroutines":
+				n, _ = strconv.Atoi(v)
+			case "bots":
+				bots, _ = strconv.Atoi(v)
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		g.games++
+		g.min, g.max = min(g.min, n), max(g.max, n)
+		g.minBots, g.maxBots = min(g.minBots, bots), max(g.maxBots, bots)
+		if _, ok := first[bots]; !ok {
+			first[bots] = at{game, n}
+		}
+		last[bots] = at{game, n}
+	}
+	span := -1
+	for b, l := range last {
+		if d := l.game - first[b].game; d > span {
+			span, g.bots = d, b
+		}
+	}
+	g.firstGame, g.first = first[g.bots].game, first[g.bots].n
+	g.lastGame, g.last = last[g.bots].game, last[g.bots].n
+	return g
 }

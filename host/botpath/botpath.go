@@ -107,7 +107,7 @@ func (f Finder) Lookup(name string) (Entry, error) {
 		return Entry{}, err
 	}
 	for _, dir := range f.Dirs {
-		if p := filepath.Join(dir, Prefix+name); isExecutable(p) {
+		if p := filepath.Join(dir, Prefix+name+exeSuffix); isExecutable(p) {
 			return Entry{Name: name, Path: absPath(p), Kind: Plugin}, nil
 		}
 		if p := filepath.Join(dir, name+ManifestSuffix); isRegular(p) {
@@ -155,7 +155,7 @@ func (f Finder) List() []Entry {
 		var here []Entry
 		for _, fi := range files {
 			p := filepath.Join(dir, fi.Name())
-			if name, ok := strings.CutPrefix(fi.Name(), Prefix); ok && isExecutable(p) {
+			if name, ok := pluginName(fi.Name()); ok && isExecutable(p) {
 				here = append(here, Entry{Name: name, Path: absPath(p), Kind: Plugin})
 			} else if name, ok := strings.CutSuffix(fi.Name(), ManifestSuffix); ok && isRegular(p) {
 				here = append(here, Entry{Name: name, Path: absPath(p), Kind: Manifest})
@@ -181,5 +181,15 @@ func isRegular(p string) bool {
 
 func isExecutable(p string) bool {
 	st, err := os.Stat(p)
-	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
+	return err == nil && st.Mode().IsRegular() && executableMode(st.Mode())
+}
+
+// pluginName is the bot name of a plugin's file name, kinrow-bot-NAME
+// (kinrow-bot-NAME.exe on Windows).
+func pluginName(file string) (string, bool) {
+	name, ok := strings.CutPrefix(file, Prefix)
+	if !ok {
+		return "", false
+	}
+	return strings.CutSuffix(name, exeSuffix)
 }

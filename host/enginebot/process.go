@@ -1,13 +1,11 @@
 package enginebot
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"strconv"
 	"sync"
 	"time"
 
@@ -26,10 +24,8 @@ type process struct {
 	exited <-chan struct{}
 	stderr *procrun.StderrLog
 
-	mu        sync.Mutex
-	closed    bool
-	suspended bool
-	gen       uint64 // bumped by every suspend and resume: cancels a pending suspendIdle
+	mu     sync.Mutex
+	closed bool
 }
 
 // startProcess starts argv in dir in a container of its own (procrun: a
@@ -115,103 +111,31 @@ func (p *process) write(ctx context.Context, b []byte) error {
 const defaultWrite = 5 * time.Second
 
 // suspend stops the engine and everything it started unless it is
-// stopped already.
-func (p *process) suspend() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.gen++
-	if p.suspended || p.closed {
-		return nil
-	}
-	p.suspended = true
-	return p.run.Suspend()
-}
+// stopped already (procrun), and cancels a pending suspendIdle.
+func (p *process) suspend() error { return p.run.Suspend() }
 
 // resume continues what suspend stopped, and cancels a pending
 // suspendIdle.
-func (p *process) resume() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.gen++
-	if !p.suspended {
-		return nil
-	}
-	p.suspended = false
-	return p.run.Resume()
-}
+func (p *process) resume() error { return p.run.Resume() }
 
 // idleWait bounds how long suspendIdle waits for the engine to go idle.
 const idleWait = 100 * time.Millisecond
 
-// suspendIdle stops the group like suspend, but only once every thread of
-// the engine's process sleeps (two looks at /proc a millisecond apart), or
-// idleWait later whatever it does; it does not block, and a resume or
+// suspendIdle stops the engine like suspend, but only once every thread of
+// its process sleeps, or idleWait later whatever it does
+// (procrun.Process.SuspendIdle); it does not block, and a resume or
 // suspend before then cancels it. An engine that has written its answer
 // may still have work to finish: Rapfi's search thread writes its move and
 // only then marks the search over, and its command loop drops a command
 // read before that, so a process stopped in between and continued with
 // the next TURN reads "TURN" while still "thinking", drops it and answers
-// the coordinates with "ERROR Unknown command: 9,4". Failures to signal go
-// to fail.
-func (p *process) suspendIdle(fail func(error)) {
-	p.mu.Lock()
-	if p.suspended || p.closed {
-		p.mu.Unlock()
-		return
-	}
-	p.gen++
-	gen := p.gen
-	p.mu.Unlock()
-	go func() {
-		p.settle(idleWait)
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		if p.gen != gen || p.suspended || p.closed {
-			return
-		}
-		p.suspended = true
-		if err := p.run.Suspend(); err != nil {
-			fail(err)
-		}
-	}()
-}
+// the coordinates with "ERROR Unknown command: 9,4". Failures to suspend
+// go to fail.
+func (p *process) suspendIdle(fail func(error)) { p.run.SuspendIdle(idleWait, fail) }
 
 // settle waits until every thread of the engine's process sleeps (two
 // looks at /proc a millisecond apart), at most d.
-func (p *process) settle(d time.Duration) {
-	deadline := time.Now().Add(d)
-	for calm := 0; calm < 2 && time.Now().Before(deadline); {
-		if threadsIdle(p.pid) {
-			calm++
-		} else {
-			calm = 0
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
-// threadsIdle reports whether no thread of process pid is running or
-// runnable (state R in /proc/PID/task/TID/stat); true when it cannot tell
-// (no /proc, the process gone).
-func threadsIdle(pid int) bool {
-	dir := "/proc/" + strconv.Itoa(pid) + "/task"
-	tasks, err := os.ReadDir(dir)
-	if err != nil {
-		return true
-	}
-	for _, t := range tasks {
-		b, err := os.ReadFile(dir + "/" + t.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// The state follows the command name in parentheses, which may
-		// itself hold spaces and parentheses.
-		if i := bytes.LastIndexByte(b, ')'); i >= 0 && i+2 < len(b) && b[i+2] == 'R' {
-			return false
-		}
-	}
-	return true
-}
+func (p *process) settle(d time.Duration) { p.run.Settle(d) }
 
 // waitExit waits up to d for the process to exit; reports whether it did.
 // An engine the kernel killed over its memory cap may take a while to be

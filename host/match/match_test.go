@@ -23,11 +23,12 @@ import (
 // fakeBot stands in for a bot process: "first" plays the first legal move,
 // "random" a random one, "crash" dies on its first move, "slow" stalls.
 type fakeBot struct {
-	kind   string
-	name   string
-	pos    *engine.Position
-	rng    *rand.Rand
-	exited bool
+	kind     string
+	name     string
+	pos      *engine.Position
+	rng      *rand.Rand
+	exited   bool
+	released int // Kill and Close calls: the host let go of it
 	// onGenMove, if set, runs at the start of every GenMove.
 	onGenMove func()
 }
@@ -67,10 +68,13 @@ func (f *fakeBot) GenMove(ctx context.Context, _ referee.MoveRequest) (string, e
 		m = legal[f.rng.IntN(len(legal))]
 	}
 	f.pos.Play(m)
+	if f.kind == "mortal" && f.pos.Result() != engine.Open {
+		f.exited = true // dies once the game is over, on its own
+	}
 	return f.pos.Rules().FormatMove(m), nil
 }
 func (f *fakeBot) Exit() (bool, string) { return f.exited, "exit status 3" }
-func (f *fakeBot) Kill()                { f.exited = true }
+func (f *fakeBot) Kill()                { f.exited = true; f.released++ }
 func (f *fakeBot) Close()               { f.Kill() }
 
 type fakeLoader struct {
@@ -621,5 +625,33 @@ func TestLiveHooksSeeEveryMove(t *testing.T) {
 		if got := seen[[2]int{rec.Round, rec.Game}]; !slices.Equal(got, want) {
 			t.Errorf("game %d: the hooks saw %v, the record has %v", rec.Game, got, want)
 		}
+	}
+}
+
+// A bot that died between games on its own is closed (the host's side of
+// it released: a plugin's client, socket directory, descriptors) before a
+// new one replaces it; it was dropped, and its resources kept until the
+// end of the run, one set per death.
+func TestDeadBotClosedBeforeReplaced(t *testing.T) {
+	loader := &fakeLoader{}
+	cfg := config(t, loader, "first", "mortal")
+	cfg.Games = 10
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	dead := 0
+	for _, b := range loader.started {
+		if b.kind != "mortal" {
+			continue
+		}
+		if b.exited {
+			dead++
+		}
+		if b.released == 0 {
+			t.Errorf("bot %s (exited %v) was never closed nor killed", b.name, b.exited)
+		}
+	}
+	if dead < 2 {
+		t.Fatalf("only %d mortal bots died: the test shows nothing", dead)
 	}
 }

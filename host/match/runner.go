@@ -413,6 +413,11 @@ func playGame(ctx context.Context, cfg *Config, j Job, procs map[string]referee.
 		p := procs[names[c]]
 		if p != nil {
 			if exited, _ := p.Exit(); exited {
+				// Gone between games: release the host's side of it (its
+				// plugin client, socket directory, descriptors) before a
+				// new one replaces it.
+				p.Close()
+				delete(procs, names[c])
 				p = nil
 			}
 		}
@@ -465,6 +470,7 @@ func playGame(ctx context.Context, cfg *Config, j Job, procs map[string]referee.
 	}
 	for name, p := range procs {
 		if exited, _ := p.Exit(); exited {
+			p.Close() // the host's side of it (plugin client, socket directory, descriptors)
 			delete(procs, name)
 		}
 	}

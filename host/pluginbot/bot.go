@@ -46,6 +46,11 @@ type Bot struct {
 	// search is the last search report of the last GenMove (nil if none);
 	// only the referee's calling goroutine touches it.
 	search *record.Search
+	// suspend: the bot is suspended from its answer to a game request
+	// (NewGame, GenMove, …) to its next request (Containment.SuspendAll,
+	// Containment.Suspend); a bot only started (kinrow solve's, which
+	// streams through API) is not.
+	suspend bool
 }
 
 var (
@@ -64,7 +69,7 @@ type startConfig struct {
 // start launches the bot at path and completes the plugin handshake.
 func start(ctx context.Context, name, display, path string, opts map[string]string, cfg startConfig) (*Bot, error) {
 	log := cfg.Logger.Named(display)
-	b := &Bot{name: display, path: path, opts: opts, log: log}
+	b := &Bot{name: display, path: path, opts: opts, log: log, suspend: cfg.Containment.suspends(name)}
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  botapi.Handshake(),
 		VersionedPlugins: botapi.VersionedPluginSets(nil),
@@ -73,6 +78,7 @@ func start(ctx context.Context, name, display, path string, opts map[string]stri
 		Logger:           log,
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: cfg.SocketDir},
 		GRPCDialOptions:  botapi.DialOptions(), // size caps on every answer
+		AutoMTLS:         cfg.Containment.MTLS,
 		RunnerFunc: func(l hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
 			bin := exec.Command(path)
 			bin.Env = cmd.Env // go-plugin's handshake variables and the socket dir
@@ -173,6 +179,43 @@ func (b *Bot) proc() *groupRunner {
 	return b.runner
 }
 
+// idleWait bounds how long a bot that answered may keep a thread running
+// before it is suspended all the same (procrun.Process.SuspendIdle).
+const idleWait = 100 * time.Millisecond
+
+// wake resumes a suspended bot before the host sends it a request.
+func (b *Bot) wake() {
+	if !b.suspend {
+		return
+	}
+	if r := b.proc(); r != nil {
+		if err := r.Resume(); err != nil {
+			b.log.Warn("resume the bot", "error", err)
+		}
+	}
+}
+
+// rest suspends the bot with everything it started once it has answered
+// and its threads sleep (at most idleWait later), without blocking; the
+// next wake cancels it.
+func (b *Bot) rest() {
+	if !b.suspend {
+		return
+	}
+	if r := b.proc(); r != nil {
+		r.SuspendIdle(idleWait, func(err error) { b.log.Warn("suspend the bot", "error", err) })
+	}
+}
+
+// holdsNotifications reports whether Play and Undo send nothing to the bot
+// until its next request (the Session stream of protocol version 2 holds
+// them back and sends them in one message with it): a suspended bot need
+// not be woken for them.
+func (b *Bot) holdsNotifications() bool {
+	_, ok := b.api.(*botapi.SessionClient)
+	return ok
+}
+
 // Name is the bot's display name.
 func (b *Bot) Name() string { return b.name }
 
@@ -203,6 +246,8 @@ func (b *Bot) NewGame(ctx context.Context, s referee.Setup) error {
 		moves[i] = s.Rules.FormatMove(m)
 	}
 	b.rules = s.Rules
+	b.wake()
+	defer b.rest()
 	err := b.api.NewGame(ctx, botapi.Game{
 		Rules:   s.Rules.String(),
 		Color:   s.Color.String(),
@@ -218,19 +263,48 @@ func (b *Bot) NewGame(ctx context.Context, s referee.Setup) error {
 
 // Play tells the bot a move was played.
 func (b *Bot) Play(ctx context.Context, m engine.Move) error {
+	if !b.holdsNotifications() {
+		b.wake()
+		defer b.rest()
+	}
 	return b.wrap(b.api.Play(ctx, b.rules.FormatMove(m)))
 }
 
 // Undo tells the bot the last move was taken back.
-func (b *Bot) Undo(ctx context.Context) error { return b.wrap(b.api.Undo(ctx)) }
+func (b *Bot) Undo(ctx context.Context) error {
+	if !b.holdsNotifications() {
+		b.wake()
+		defer b.rest()
+	}
+	return b.wrap(b.api.Undo(ctx))
+}
 
 // GenMove asks the bot for a move, logging the search reports it streams
 // at debug and keeping the last one for the record (LastSearch).
 func (b *Bot) GenMove(ctx context.Context, req referee.MoveRequest) (string, error) {
 	b.search = nil
+	b.wake()
+	defer b.rest()
 	move, err := b.api.GenMove(ctx, botapi.GenMoveRequest{
 		Deadline: req.Deadline, Budget: req.MoveTime, XLeft: req.Left[0], OLeft: req.Left[1], Play: true,
 	}, b.progress)
+	return move, b.wrap(err)
+}
+
+// GenMoveProgress is GenMove, passing each search report to progress too
+// (host/pbrain's ProgressPlayer: the brain's MESSAGE lines).
+func (b *Bot) GenMoveProgress(ctx context.Context, req referee.MoveRequest, progress func(botapi.Progress)) (string, error) {
+	b.search = nil
+	b.wake()
+	defer b.rest()
+	move, err := b.api.GenMove(ctx, botapi.GenMoveRequest{
+		Deadline: req.Deadline, Budget: req.MoveTime, XLeft: req.Left[0], OLeft: req.Left[1], Play: true,
+	}, func(p botapi.Progress) {
+		b.progress(p)
+		if progress != nil {
+			progress(p)
+		}
+	})
 	return move, b.wrap(err)
 }
 
@@ -296,6 +370,7 @@ func (b *Bot) Close() {
 		b.mu.Lock()
 		b.killed = true
 		b.mu.Unlock()
+		b.wake() // a suspended bot could not stop gracefully
 		if s, ok := b.api.(*botapi.SessionClient); ok {
 			s.Close() // the bot's session ends first: nothing holds its graceful stop
 		}
@@ -353,12 +428,17 @@ func (b *Bot) killGroup(done <-chan struct{}) {
 }
 
 // API returns the bot's wire-level interface, e.g. for a Solve stream.
+// Calls made through it neither resume nor suspend a bot under
+// --bot-suspend (kinrow solve's bots are never suspended: they get no game
+// request).
 func (b *Bot) API() botapi.Bot { return b.api }
 
 // Solve asks the bot for the value of one position over a stream of its own.
 func (b *Bot) Solve(ctx context.Context, req botapi.SolveRequest) (botapi.SolveReply, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	b.wake()
+	defer b.rest()
 	s, err := b.api.Solve(ctx)
 	if err != nil {
 		return botapi.SolveReply{}, b.wrap(err)

@@ -440,6 +440,14 @@ func (l *Loader) passedOver(p *probe) bool {
 	}
 }
 
+// Live is how many bots and engines the loader has running (started and
+// not yet closed or killed).
+func (l *Loader) Live() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.live)
+}
+
 // Close stops the probes under way, kills every bot still running and
 // removes the socket directory.
 func (l *Loader) Close() {

@@ -21,3 +21,6 @@ func pidAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
+
+// pluginsListenOnTCP: go-plugin's bots listen on a unix socket here.
+const pluginsListenOnTCP = false

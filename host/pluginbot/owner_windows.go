@@ -25,3 +25,7 @@ func pidAlive(pid int) bool {
 	}
 	return code == 259 // STILL_ACTIVE
 }
+
+// pluginsListenOnTCP: go-plugin's bots listen on a loopback TCP port on
+// Windows (no unix sockets there).
+const pluginsListenOnTCP = true

@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 	}
 	binDir = dir
 	code := 1
-	if err := testbuild.Build(dir, "hang", "clockreport", "bigmove", "v1bot", "badstream"); err != nil {
+	if err := testbuild.Build(dir, "hang", "clockreport", "bigmove", "v1bot", "badstream", "spinner"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 	} else if err := buildBroken(dir); err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,8 +23,9 @@ import (
 )
 
 // Containment is what the loader holds its bots to beyond the process
-// runner's own (host/procrun): a memory cap and the host environment
-// variables passed through.
+// runner's own (host/procrun): a memory cap, the host environment
+// variables passed through, and which plugin bots are suspended while it
+// is not their turn.
 type Containment struct {
 	// Memory caps each bot's memory with its descendants', in bytes; 0:
 	// none.
@@ -30,6 +33,27 @@ type Containment struct {
 	// Env names host environment variables each bot gets beyond the
 	// minimal environment (procrun.MinimalEnv).
 	Env []string
+	// SuspendAll suspends every plugin bot, with everything it started,
+	// from its answer (once its threads sleep, or idleWait later) until
+	// the host sends it its next request, as Gomocup engines are (their
+	// manifests' suspend): a bot cannot think, nor let a child think, on
+	// its opponent's time.
+	SuspendAll bool
+	// Suspend names the plugin bots suspended so when SuspendAll is
+	// false.
+	Suspend []string
+	// MTLS runs the plugin channel over mutual TLS (go-plugin's
+	// AutoMTLS): the host makes a certificate per bot, passed to it in
+	// PLUGIN_CLIENT_CERT, and the bot answers with its own in the
+	// handshake; another process that reaches the bot's socket can then
+	// neither talk to it nor pass for it.
+	MTLS bool
+}
+
+// suspends reports whether plugin bot name is suspended while it is not
+// its turn.
+func (c Containment) suspends(name string) bool {
+	return c.SuspendAll || slices.Contains(c.Suspend, name)
 }
 
 // groupRunner starts a bot for go-plugin the way the host needs it, covering
@@ -244,6 +268,14 @@ func (r *groupRunner) Suspend() error {
 	return nil
 }
 
+// SuspendIdle suspends the bot once its threads sleep, at most wait later,
+// without blocking; a Resume cancels it (procrun.Process.SuspendIdle).
+func (r *groupRunner) SuspendIdle(wait time.Duration, fail func(error)) {
+	if run := r.proc(); run != nil {
+		run.SuspendIdle(wait, fail)
+	}
+}
+
 // Resume continues what Suspend stopped.
 func (r *groupRunner) Resume() error {
 	if run := r.proc(); run != nil {
@@ -280,8 +312,16 @@ func (r *groupRunner) PluginToHost(network, addr string) (string, string, error)
 }
 
 // checkAddress accepts only a unix socket inside dir (a bot's private
-// socket directory).
+// socket directory), or, on Windows, where go-plugin's bots listen on TCP,
+// a port of the loopback address.
 func checkAddress(dir, network, addr string) error {
+	if network == "tcp" && pluginsListenOnTCP {
+		host, port, err := net.SplitHostPort(addr)
+		if ip := net.ParseIP(host); err != nil || ip == nil || !ip.IsLoopback() || port == "" || port == "0" {
+			return fmt.Errorf("the bot's handshake names tcp address %q: only a port of the loopback address is accepted", addr)
+		}
+		return nil
+	}
 	if network != "unix" {
 		return fmt.Errorf("the bot's handshake names a %s address %q: only a unix socket in its private directory is accepted", network, addr)
 	}

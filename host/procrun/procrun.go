@@ -61,6 +61,7 @@ type Process struct {
 	waitErr   error
 	suspended bool
 	killed    bool
+	gen       uint64     // bumped by every Suspend, Resume and SuspendIdle: cancels a pending SuspendIdle
 	killMu    sync.Mutex // one Kill at a time (go-plugin and the host may both call it)
 }
 
@@ -164,11 +165,22 @@ func (p *Process) WaitExit(d time.Duration) bool {
 	}
 }
 
-// Suspend stops the bot and everything it started, unless already done.
+// Suspend stops the bot and everything it started, unless already done;
+// it cancels a pending SuspendIdle.
 func (p *Process) Suspend() error {
 	p.mu.Lock()
+	p.gen++
+	gen := p.gen
+	p.mu.Unlock()
+	return p.suspendGen(gen)
+}
+
+// suspendGen suspends the bot unless another Suspend, Resume or
+// SuspendIdle came after generation gen.
+func (p *Process) suspendGen(gen uint64) error {
+	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.suspended || p.killed {
+	if p.gen != gen || p.suspended || p.killed {
 		return nil
 	}
 	if err := p.c.suspend(); err != nil {
@@ -178,10 +190,12 @@ func (p *Process) Suspend() error {
 	return nil
 }
 
-// Resume continues what Suspend stopped.
+// Resume continues what Suspend stopped, and cancels a pending
+// SuspendIdle.
 func (p *Process) Resume() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.gen++
 	if !p.suspended || p.killed {
 		return nil
 	}

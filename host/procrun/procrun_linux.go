@@ -228,15 +228,25 @@ func (g *group) cpu() (time.Duration, bool) {
 
 func (g *group) memory() (bool, bool, int64) { return false, false, 0 }
 
+// empty looks twice, emptyRecheck apart: a process in the middle of an
+// execve may show no environment, so no marker, for a moment.
 func (g *group) empty() bool {
-	g.reap()
-	for _, pid := range g.members() {
-		if !zombie(pid) {
-			return false
+	for look := 0; look < 2; look++ {
+		if look > 0 {
+			time.Sleep(emptyRecheck)
+		}
+		g.reap()
+		for _, pid := range g.members() {
+			if !zombie(pid) {
+				return false
+			}
 		}
 	}
 	return true
 }
+
+// emptyRecheck is how long group.empty waits before its second look.
+const emptyRecheck = 10 * time.Millisecond
 
 func zombie(pid int) bool {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")

@@ -106,7 +106,8 @@ func TestKillEndsEscaped(t *testing.T) {
 		for _, state := range []string{"running", "exited", "suspended"} {
 			t.Run(name+"/"+state, func(t *testing.T) {
 				dir := t.TempDir()
-				script := fmt.Sprintf(`setsid -f sh -c 'echo $$ > %[1]s/a; exec sleep 200'; (sh -c 'echo $$ > %[1]s/b; exec sleep 200' &) ; `, dir)
+				// b: daemon(3)'s double fork, a new session and a fork in it.
+				script := fmt.Sprintf(`setsid -f sh -c 'echo $$ > %[1]s/a; exec sleep 200'; (setsid sh -c '(sh -c "echo \$\$ > %[1]s/b; exec sleep 200" &)' &) ; `, dir)
 				if state == "exited" {
 					script += "exit 0"
 				} else {
@@ -287,5 +288,52 @@ func TestRemoveStale(t *testing.T) {
 	}
 	if !exists(busy) || !alive(cmd.Process.Pid) {
 		t.Error("a populated cgroup (or its process) was touched")
+	}
+}
+
+// TestSuspendIdle: a sleeping process is idle, a busy one is not;
+// SuspendIdle suspends a busy bot all the same after its wait, and a
+// Resume right after it leaves the bot running.
+func TestSuspendIdle(t *testing.T) {
+	self, _ := os.Executable()
+	for name, mk := range containers(t) {
+		t.Run(name, func(t *testing.T) {
+			sleeper := startWith(t, mk, exec.Command("sleep", "200"), Config{Name: "sleeper"})
+			var c idleChecker
+			for end := time.Now().Add(20 * time.Second); !c.idle(sleeper.PID()); time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(end) {
+					t.Fatal("sleep 200 never looked idle")
+				}
+			}
+			sleeper.SuspendIdle(time.Second, func(err error) { t.Error(err) })
+			if err := sleeper.Resume(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(100 * time.Millisecond)
+			if sleeper.Suspended() {
+				t.Error("a Resume right after SuspendIdle left the bot suspended")
+			}
+
+			cmd := exec.Command(self)
+			cmd.Env = append(os.Environ(), "PROCRUN_HELPER=busy")
+			busy := startWith(t, mk, cmd, Config{Name: "busy"})
+			for end := time.Now().Add(20 * time.Second); c.idle(busy.PID()); time.Sleep(time.Millisecond) {
+				if time.Now().After(end) {
+					t.Fatal("a busy loop never looked busy")
+				}
+			}
+			busy.SuspendIdle(50*time.Millisecond, func(err error) { t.Error(err) })
+			for end := time.Now().Add(10 * time.Second); !busy.Suspended(); time.Sleep(5 * time.Millisecond) {
+				if time.Now().After(end) {
+					t.Fatal("a busy bot was not suspended 10 s after SuspendIdle")
+				}
+			}
+			time.Sleep(50 * time.Millisecond)
+			before := procCPU(t, busy.PID())
+			time.Sleep(300 * time.Millisecond)
+			if after := procCPU(t, busy.PID()); after-before > 2 {
+				t.Errorf("the busy loop used %d ticks of CPU while suspended", after-before)
+			}
+		})
 	}
 }

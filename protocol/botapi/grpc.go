@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -27,9 +28,12 @@ type Plugin struct {
 
 var _ plugin.GRPCPlugin = (*Plugin)(nil)
 
-// GRPCServer registers the Bot service over p.Impl on s (bot side).
+// GRPCServer registers the Bot service over p.Impl on s (bot side). Under
+// go-plugin's AutoMTLS (the host's certificate in PLUGIN_CLIENT_CERT) a
+// Session stays on the gRPC stream, inside the mutual TLS, instead of
+// moving to a plain socket of its own.
 func (p *Plugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
-	botpb.RegisterBotServer(s, &GRPCServer{Impl: p.Impl, OwnSocket: true})
+	botpb.RegisterBotServer(s, &GRPCServer{Impl: p.Impl, OwnSocket: os.Getenv("PLUGIN_CLIENT_CERT") == ""})
 	return nil
 }
 

@@ -49,11 +49,14 @@ func (s *GRPCServer) Session(grpcStream botpb.Bot_SessionServer) error {
 		impl: s.Impl, stream: grpcStream, ctx: ctx, cancelled: map[uint64]bool{}, running: map[uint64]context.CancelFunc{},
 		solves: make(chan *botpb.HostMessage, 1024), result: make(chan error, 1), idle: idle,
 	}
+	var sock net.Conn
 	if s.OwnSocket {
-		sock, err := s.ownSocket(ctx, grpcStream)
-		if err != nil {
+		var err error
+		if sock, err = s.ownSocket(ctx, grpcStream); err != nil {
 			return err
 		}
+	}
+	if sock != nil {
 		bs := blockingSocket(sock)
 		defer bs.Close()
 		stop := context.AfterFunc(ctx, func() { bs.Close() })
@@ -154,7 +157,8 @@ type botStream interface {
 
 // ownSocket listens on a unix socket of its own in go-plugin's socket
 // directory, says its path in the hello and waits for the host's
-// connection (at most helloTimeout), then removes the socket.
+// connection (at most helloTimeout), then removes the socket. Where no
+// unix socket can be made it returns no connection and no error.
 func (s *GRPCServer) ownSocket(ctx context.Context, grpcStream botpb.Bot_SessionServer) (net.Conn, error) {
 	dir := os.Getenv("PLUGIN_UNIX_SOCKET_DIR")
 	if dir == "" {
@@ -165,7 +169,9 @@ func (s *GRPCServer) ownSocket(ctx context.Context, grpcStream botpb.Bot_Session
 	path := filepath.Join(dir, fmt.Sprintf("kinrow-session-%d-%x", os.Getpid(), rnd))
 	ln, err := net.Listen("unix", path)
 	if err != nil {
-		return nil, status.Errorf(codes.Internal, "listen for the session: %v", err)
+		// No unix sockets here (wine's Windows, an old Windows): the
+		// session stays on the gRPC stream.
+		return nil, nil
 	}
 	defer ln.Close() // removes the socket file
 	if err := grpcStream.Send(&botpb.BotMessage{Reply: &botpb.BotMessage_Hello{Hello: path}}); err != nil {

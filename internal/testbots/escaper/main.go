@@ -1,9 +1,9 @@
 // Command escaper is the hostile bot of issue 14: at every genmove it
 // starts a child that leaves its process group and session (how=setsid:
-// `setsid -f sh -c 'sleep 200'`; how=doublefork: a shell that forks a
-// background sleep and exits), keeping the bot's stdout and stderr open, then
-// plays the first legal move (mode=play) or hangs (mode=hang, a timeout
-// forfeit). Each escaped child appends its pid to $TMPDIR/escaper.pids, so
+// `setsid -f sh -c 'sleep 200'`; how=doublefork: a background child that
+// makes a new session and forks the sleep, as daemon(3) does), keeping
+// the bot's stdout and stderr open, then plays the first legal move
+// (mode=play) or hangs (mode=hang, a timeout forfeit). Each escaped child appends its pid to $TMPDIR/escaper.pids, so
 // tests can look for survivors.
 package main
 
@@ -41,7 +41,10 @@ func (p *player) GenMove(_ context.Context, pos *engine.Position, _ func(botapi.
 	pids := filepath.Join(os.TempDir(), "escaper.pids")
 	script := fmt.Sprintf(`setsid -f sh -c 'echo $$ >> %s; exec sleep 200'`, pids)
 	if p.how == "doublefork" {
-		script = fmt.Sprintf(`(sh -c 'echo $$ >> %s; exec sleep 200' &)`, pids)
+		// daemon(3)'s way: a background child makes a new session and
+		// forks again; the grandchild, in that session but not its
+		// leader, is left to init when both parents exit.
+		script = fmt.Sprintf(`(setsid sh -c '(sh -c "echo \$\$ >> %s; exec sleep 200" &)' &)`, pids)
 	}
 	before := lines(pids)
 	cmd := exec.Command("sh", "-c", script)
