@@ -317,6 +317,12 @@ func TestHandshakeAddressRefused(t *testing.T) {
 	h := startHost(t)
 	h.ok("rules tictactoe")
 	h.fail("kinrow-load o badaddr", `tcp address "127.0.0.1:45678": only a unix socket in its private directory is accepted`)
+	// The session hello (plugin protocol 2) names a second socket: the same
+	// rule holds there (hijack makes its session socket in /tmp; the host
+	// used to dial it).
+	h.fail("kinrow-load o hijack", `session hello names socket "`+os.TempDir())
+	h.fail("kinrow-load o hijack", `outside its private socket directory`)
+	h.ok("kinrow-load o random")
 }
 
 // kinrow bots lock writes the bots' SHA-256 beside them; a bot changed

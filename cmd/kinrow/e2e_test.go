@@ -24,7 +24,7 @@ import (
 var binDir string
 
 // testBots are built from internal/testbots; real bots from bots/.
-var testBots = []string{"hang", "crash", "illegal", "junk", "junkafter", "late", "sleeper", "forker", "oldproto", "escaper", "hog", "flood", "bigmove", "badaddr", "spinner"}
+var testBots = []string{"hang", "crash", "illegal", "junk", "junkafter", "late", "sleeper", "forker", "oldproto", "escaper", "hog", "flood", "bigmove", "badaddr", "spinner", "hijack"}
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "kinrow-e2e-")

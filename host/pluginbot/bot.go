@@ -72,7 +72,7 @@ func start(ctx context.Context, name, display, path string, opts map[string]stri
 	b := &Bot{name: display, path: path, opts: opts, log: log, suspend: cfg.Containment.suspends(name)}
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  botapi.Handshake(),
-		VersionedPlugins: botapi.VersionedPluginSets(nil),
+		VersionedPlugins: botapi.HostPluginSets(b.checkSessionSocket),
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		StartTimeout:     cfg.StartTimeout,
 		Logger:           log,

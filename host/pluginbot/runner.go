@@ -328,11 +328,16 @@ func checkAddress(dir, network, addr string) error {
 	if dir == "" {
 		return fmt.Errorf("the bot's handshake names unix socket %q, but it has no private socket directory to be in", addr)
 	}
-	clean := filepath.Clean(addr)
-	if !filepath.IsAbs(clean) || filepath.Dir(clean) != filepath.Clean(dir) {
+	if !inDir(dir, addr) {
 		return fmt.Errorf("the bot's handshake names unix socket %q, outside its private directory %s", addr, dir)
 	}
 	return nil
+}
+
+// inDir reports whether path is an absolute path directly inside dir.
+func inDir(dir, path string) bool {
+	clean := filepath.Clean(path)
+	return dir != "" && filepath.IsAbs(clean) && filepath.Dir(clean) == filepath.Clean(dir)
 }
 
 // HostToPlugin keeps addresses as they are.
@@ -357,4 +362,21 @@ func (b *Bot) OverMemory() bool {
 		}
 	}
 	return false
+}
+
+// checkSessionSocket is asked about the socket a version-2 bot's session
+// hello names: like its handshake's address, only a unix socket directly
+// inside its private socket directory is dialled.
+func (b *Bot) checkSessionSocket(path string) error {
+	b.mu.Lock()
+	r := b.runner
+	b.mu.Unlock()
+	dir := ""
+	if r != nil {
+		dir = r.socketDir
+	}
+	if !inDir(dir, path) {
+		return fmt.Errorf("outside its private socket directory %s: only a unix socket there is dialled", dir)
+	}
+	return nil
 }

@@ -68,6 +68,15 @@ func VersionedPluginSets(impl Bot) map[int]plugin.PluginSet {
 	return map[int]plugin.PluginSet{Version1: VersionPluginSet(Version1, impl), Version2: VersionPluginSet(Version2, impl)}
 }
 
+// HostPluginSets is VersionedPluginSets for a host that checks the socket
+// a version-2 bot's session hello names before dialling it (see
+// Plugin.SocketCheck): a bot must not send the host to any unix socket.
+func HostPluginSets(check func(path string) error) map[int]plugin.PluginSet {
+	sets := VersionedPluginSets(nil)
+	sets[Version2] = plugin.PluginSet{PluginName: &Plugin{Version: Version2, SocketCheck: check}}
+	return sets
+}
+
 // Bot is the wire-level view of a bot, with moves as notation strings. The
 // clock reaches it twice, each part once: the time control in NewGame
 // (Game.Time) and, with every GenMove, the move's budget and both sides'

@@ -24,6 +24,10 @@ type Plugin struct {
 	plugin.NetRPCUnsupportedPlugin
 	Impl    Bot
 	Version int
+	// SocketCheck (host side, optional) is asked about the socket a bot's
+	// session hello names before the host dials it; an error fails the
+	// session.
+	SocketCheck func(path string) error
 }
 
 var _ plugin.GRPCPlugin = (*Plugin)(nil)
@@ -44,7 +48,7 @@ func (p *Plugin) GRPCClient(ctx context.Context, _ *plugin.GRPCBroker, conn *grp
 	if p.Version == Version1 {
 		return NewGRPCClient(conn), nil
 	}
-	return OpenSession(ctx, conn)
+	return OpenSession(ctx, conn, p.SocketCheck)
 }
 
 // GRPCClient is a Bot served by another process, reached over gRPC.

@@ -111,8 +111,9 @@ type solveCall struct {
 }
 
 // OpenSession opens the Session stream over conn; ctx bounds the session
-// (go-plugin's context of the plugin process).
-func OpenSession(parent context.Context, conn grpc.ClientConnInterface) (*SessionClient, error) {
+// (go-plugin's context of the plugin process). check, if not nil, is asked
+// about the socket the bot's hello names before it is dialled.
+func OpenSession(parent context.Context, conn grpc.ClientConnInterface, check func(path string) error) (*SessionClient, error) {
 	ctx, cancel := context.WithCancel(parent)
 	stream, err := botpb.NewBotClient(conn).Session(ctx, recvCap(MaxInfoSize))
 	if err != nil {
@@ -137,6 +138,12 @@ func OpenSession(parent context.Context, conn grpc.ClientConnInterface) (*Sessio
 	c := &SessionClient{stream: stream, parent: parent, cancel: cancel, readTurn: make(chan struct{}, 1), ended: make(chan struct{}),
 		batches: map[uint64]*solveCall{}}
 	if path := h.Hello; path != "" {
+		if check != nil {
+			if err := check(path); err != nil {
+				cancel()
+				return nil, protocolError("the bot's session hello names socket %q: %v", path, err)
+			}
+		}
 		var d net.Dialer
 		dctx, dcancel := context.WithTimeout(ctx, helloTimeout)
 		sock, err := d.DialContext(dctx, "unix", path)

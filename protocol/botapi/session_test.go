@@ -73,7 +73,7 @@ func serveSessionEnds(t *testing.T, impl Bot, ownSocket bool) (*SessionClient, *
 	t.Cleanup(func() { conn.Close() })
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	c, err := OpenSession(ctx, conn)
+	c, err := OpenSession(ctx, conn, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
