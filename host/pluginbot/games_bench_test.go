@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/rand/v2"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -43,13 +42,6 @@ type inProcessLoader struct{ n atomic.Uint64 }
 
 func (l *inProcessLoader) Load(_ context.Context, _, display string, _ map[string]string) (referee.Player, error) {
 	return &inProcessRandom{name: display, rng: rand.New(rand.NewPCG(l.n.Add(1), 7))}, nil
-}
-
-// cpuTime is this process's user+system CPU time (bots are other processes).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func benchGames(b *testing.B, loader match.Loader, concurrency int) {
