@@ -54,33 +54,36 @@ func splitDigits(s string) []string {
 	return moves
 }
 
-// parsePosition reads the move list at the start of a line: its echo, and
-// its moves in notation, or list true when the echo is a move list of
-// digits (Connect-X up to 9 columns) standing for them.
-func parsePosition(rules engine.Rules, line string) (string, []string, bool, error) {
-	echo, moves, err := parseMoves(rules, line)
-	if err != nil || moves != nil || echo == "" || rules.Kind != engine.ConnectX || rules.Cols > 9 {
-		return echo, moves, false, err
-	}
-	return echo, nil, true, nil
+// positionParser reads the positions of kinrow solve's input lines under
+// one rules, checking each on a board it rewinds for the next (one board
+// for the run, not one per line).
+type positionParser struct {
+	rules engine.Rules
+	// digits: Connect-X up to 9 columns, where a move list is a string of
+	// column digits, sent to the bot as it is.
+	digits bool
+	pos    *engine.Position
 }
 
-// parseMoves reads the move list at the start of a line; for Connect-X up
-// to 9 columns the moves are left nil (the echo is the move list).
-func parseMoves(rules engine.Rules, line string) (string, []string, error) {
+func newPositionParser(rules engine.Rules) *positionParser {
+	return &positionParser{rules: rules, digits: rules.Gravity() && rules.Cols <= 9, pos: engine.NewPosition(rules)}
+}
+
+// parse reads the move list at the start of a line: its echo, and its
+// moves in notation, or list true when the echo is a move list of digits
+// standing for them.
+func (pp *positionParser) parse(line string) (echo string, moves []string, list bool, err error) {
 	fields := strings.Fields(strings.ReplaceAll(line, ",", " "))
 	if len(fields) == 0 {
-		return "", nil, nil
+		return "", nil, false, nil
 	}
-	var moves []engine.Move
-	var echo string
-	if rules.Kind == engine.ConnectX && rules.Cols <= 9 {
+	rules := pp.rules
+	var ms []engine.Move
+	if pp.digits {
 		echo = fields[0]
-		list, err := rules.ParseMoveList(fields[0])
-		if err != nil {
-			return echo, nil, err
+		if ms, err = rules.ParseMoveList(echo); err != nil {
+			return echo, nil, false, err
 		}
-		moves = list
 	} else {
 		var used []string
 		for _, f := range fields {
@@ -88,27 +91,29 @@ func parseMoves(rules engine.Rules, line string) (string, []string, error) {
 			if err != nil {
 				break
 			}
-			moves = append(moves, m)
+			ms = append(ms, m)
 			used = append(used, f)
 		}
 		echo = strings.Join(used, " ")
 		if len(used) == 0 && !strings.HasPrefix(strings.TrimSpace(line), "-") {
 			_, err := rules.ParseMove(fields[0])
-			return fields[0], nil, err
+			return fields[0], nil, false, err
 		}
 	}
-	pos := engine.NewPosition(rules)
-	if err := pos.PlayMoveList(moves); err != nil {
-		return echo, nil, err
+	for pp.pos.Ply() > 0 {
+		pp.pos.Undo()
 	}
-	if rules.Kind == engine.ConnectX && rules.Cols <= 9 {
-		return echo, nil, nil // the echo is the move list: sent as one string
+	if err := pp.pos.PlayMoveList(ms); err != nil {
+		return echo, nil, false, err
 	}
-	texts := make([]string, len(moves))
-	for i, m := range moves {
-		texts[i] = rules.FormatMove(m)
+	if pp.digits {
+		return echo, nil, echo != "", nil // the echo is the move list: sent as one string
 	}
-	return echo, texts, nil
+	moves = make([]string, len(ms))
+	for i, m := range ms {
+		moves[i] = rules.FormatMove(m)
+	}
+	return echo, moves, false, nil
 }
 
 func solveCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -187,8 +192,9 @@ func solveCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// A bot of plugin protocol version 2 takes a move list as one string; a
 	// bot built before gets a string per move.
 	_, oneString := workers[0].stream.(botapi.BatchSolveStream)
+	pp := newPositionParser(rules)
 	return runSolve(streamCtx, workers, stdin, stdout, stderr, func(line string, id uint64) solveLine {
-		echo, moves, list, err := parsePosition(rules, line)
+		echo, moves, list, err := pp.parse(line)
 		l := solveLine{text: echo}
 		if err != nil {
 			l.err = err.Error()
