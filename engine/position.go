@@ -187,8 +187,11 @@ func (p *Position) Play(m Move) {
 	p.cells[cell] = c
 	p.history = append(p.history, int32(cell))
 	p.hash ^= ZobristKey(cell, c) ^ SideKey
+	// A side with fewer than K stones cannot have a line of K: most of a
+	// replayed opening skips the line walks.
+	stones := (len(p.history) + 1 - int(c)) / 2
 	switch {
-	case p.winsAt(cell, c):
+	case stones >= p.rules.K && p.winsAt(cell, c):
 		p.result = WinFor(c)
 	case len(p.history) == len(p.cells):
 		p.result = Draw

@@ -129,3 +129,23 @@ func BenchmarkPlayUndoRenjuWhite(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkReplay replays a Connect-4 position of 25 moves from the empty
+// board and rewinds it, as kinrow solve and its bots do for each position.
+func BenchmarkReplay(b *testing.B) {
+	r := Connect4()
+	moves, err := r.ParseMoveList("5554224333234511764415115")
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := NewPosition(r)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := p.PlayMoveList(moves); err != nil {
+			b.Fatal(err)
+		}
+		for p.Ply() > 0 {
+			p.Undo()
+		}
+	}
+}
