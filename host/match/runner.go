@@ -278,44 +278,25 @@ type numbered struct {
 	raw  []byte
 }
 
-// recordPrefix is how every record line starts (Rules is the first field),
-// so a torn last line starts with it, or is a prefix of it.
-var recordPrefix = []byte(`{"rules":`)
-
-// readRecords reads the records of a previous run. A torn last line (a run
-// killed while writing: no newline, not a record, the start of one) is not
-// a record: tail is the offset it starts at, where the file must be cut
-// before anything is appended, or -1. A complete last record without its
-// newline gets one (tail == len(data), needNewline). Any other bad line is
-// an error naming the file and the line number. It is the one reader of
-// record files: --resume and kinrow merge both use it.
+// readRecords reads the records of a previous run through record.ReadLines
+// (its policy: blank lines skipped, a torn last line reported, any other bad
+// line an error naming the file and the line number). tail is the offset
+// the torn last line starts at, where the file must be cut before anything
+// is appended, or -1; needNewline says a complete last record lacks its
+// newline. --resume and kinrow merge both use it.
 func readRecords(path string, data []byte) (recs []numbered, tail int64, needNewline bool, err error) {
+	ls, err := record.ReadLines(path, data, nil)
+	if err != nil {
+		return nil, -1, false, err
+	}
 	tail = -1
-	lines := bytes.Split(data, []byte("\n"))
-	if len(lines) > 0 && len(lines[len(lines)-1]) == 0 {
-		lines = lines[:len(lines)-1] // the file ends with a newline
+	if ls.Torn != nil {
+		tail = ls.Torn.Offset
 	}
-	offset := 0
-	for i, line := range lines {
-		start := offset
-		offset += len(line) + 1
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		rec, perr := record.Parse(line)
-		last := i == len(lines)-1 && !bytes.HasSuffix(data, []byte("\n"))
-		if perr != nil {
-			if last && (bytes.HasPrefix(line, recordPrefix) || bytes.HasPrefix(recordPrefix, line)) {
-				return recs, int64(start), false, nil // torn last line
-			}
-			return nil, -1, false, fmt.Errorf("%s:%d: %w", path, i+1, perr)
-		}
-		recs = append(recs, numbered{line: i + 1, rec: rec, raw: bytes.TrimSpace(line)})
-		if last {
-			needNewline = true
-		}
+	for _, l := range ls.Records {
+		recs = append(recs, numbered{line: l.N, rec: l.Rec, raw: l.Raw})
 	}
-	return recs, tail, needNewline, nil
+	return recs, tail, ls.NeedNewline, nil
 }
 
 // resume reads the records a previous run left in out (opened for
