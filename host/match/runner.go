@@ -227,8 +227,39 @@ var (
 )
 
 // ErrOutNotEmpty is returned by Run when --out names a file that already
-// holds data and Resume is not set: a run never overwrites records.
+// holds data and Resume is not set, and by Merge for an output that holds
+// data: kinrow never overwrites records.
 var ErrOutNotEmpty = errors.New("the file is not empty")
+
+// RefuseNonEmpty is the one check of an output kinrow is about to write
+// (kinrow match --out and --out-format, kinrow merge): nil when path is
+// missing, an empty file or an empty directory; else an error wrapping
+// ErrOutNotEmpty that names path, what it holds, and hint, what to do
+// instead ("give --resume ..., or name another file").
+func RefuseNonEmpty(path, hint string) error {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("%s: %w", path, err)
+	case st.IsDir():
+		ents, err := os.ReadDir(path)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if len(ents) > 0 {
+			return fmt.Errorf("%s: %w (a directory of %d entries): %s; kinrow never overwrites records", path, ErrOutNotEmpty, len(ents), hint)
+		}
+	case st.Size() > 0:
+		lines := 0
+		if data, err := os.ReadFile(path); err == nil {
+			lines = bytes.Count(data, []byte("\n"))
+		}
+		return fmt.Errorf("%s: %w (%d bytes, %d lines): %s; kinrow never overwrites records", path, ErrOutNotEmpty, st.Size(), lines, hint)
+	}
+	return nil
+}
 
 // openOut opens the records file for appending, creating it if needed. It
 // never truncates: without resume, a file that already holds data is
@@ -241,19 +272,9 @@ func openOut(path string, resume bool) (*os.File, error) {
 	if resume {
 		return f, nil
 	}
-	st, err := f.Stat()
-	if err != nil {
+	if err := RefuseNonEmpty(path, "give --resume to play only the games it does not hold yet, or name another file"); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("--out: %w", err)
-	}
-	if st.Size() > 0 {
-		f.Close()
-		lines := 0
-		if data, err := os.ReadFile(path); err == nil {
-			lines = bytes.Count(data, []byte("\n"))
-		}
-		return nil, fmt.Errorf("--out %s: %w (%d bytes, %d lines): give --resume to play only the games it does not hold yet, or name another file; kinrow never overwrites records",
-			path, ErrOutNotEmpty, st.Size(), lines)
+		return nil, fmt.Errorf("--out %w", err)
 	}
 	return f, nil
 }
