@@ -54,33 +54,28 @@ func splitDigits(s string) []string {
 	return moves
 }
 
-// parsePosition reads the move list at the start of a line: its echo, and
-// its moves in notation, or list true when the echo is a move list of
-// digits (Connect-X up to 9 columns) standing for them.
-func parsePosition(rules engine.Rules, line string) (string, []string, bool, error) {
-	echo, moves, err := parseMoves(rules, line)
-	if err != nil || moves != nil || echo == "" || rules.Kind != engine.ConnectX || rules.Cols > 9 {
-		return echo, moves, false, err
-	}
-	return echo, nil, true, nil
+// digitLists tells whether a move list under rules is a string of column
+// digits (Connect-X up to 9 columns), sent to the bot as it stands.
+func digitLists(rules engine.Rules) bool {
+	return rules.Kind == engine.ConnectX && rules.Cols <= 9
 }
 
-// parseMoves reads the move list at the start of a line; for Connect-X up
-// to 9 columns the moves are left nil (the echo is the move list).
-func parseMoves(rules engine.Rules, line string) (string, []string, error) {
+// parsePosition reads the move list at the start of a line: its echo, and
+// its moves in notation, or list true when the echo is a move list of
+// digits (see digitLists) standing for them.
+func parsePosition(rules engine.Rules, line string) (echo string, texts []string, list bool, err error) {
 	fields := strings.Fields(strings.ReplaceAll(line, ",", " "))
 	if len(fields) == 0 {
-		return "", nil, nil
+		return "", nil, false, nil
 	}
 	var moves []engine.Move
-	var echo string
-	if rules.Kind == engine.ConnectX && rules.Cols <= 9 {
+	digits := digitLists(rules)
+	if digits {
 		echo = fields[0]
-		list, err := rules.ParseMoveList(fields[0])
+		moves, err = rules.ParseMoveList(fields[0])
 		if err != nil {
-			return echo, nil, err
+			return echo, nil, false, err
 		}
-		moves = list
 	} else {
 		var used []string
 		for _, f := range fields {
@@ -94,21 +89,21 @@ func parseMoves(rules engine.Rules, line string) (string, []string, error) {
 		echo = strings.Join(used, " ")
 		if len(used) == 0 && !strings.HasPrefix(strings.TrimSpace(line), "-") {
 			_, err := rules.ParseMove(fields[0])
-			return fields[0], nil, err
+			return fields[0], nil, false, err
 		}
 	}
 	pos := engine.NewPosition(rules)
 	if err := pos.PlayMoveList(moves); err != nil {
-		return echo, nil, err
+		return echo, nil, false, err
 	}
-	if rules.Kind == engine.ConnectX && rules.Cols <= 9 {
-		return echo, nil, nil // the echo is the move list: sent as one string
+	if digits {
+		return echo, nil, echo != "", nil // the echo is the move list: sent as one string
 	}
-	texts := make([]string, len(moves))
+	texts = make([]string, len(moves))
 	for i, m := range moves {
 		texts[i] = rules.FormatMove(m)
 	}
-	return echo, texts, nil
+	return echo, texts, false, nil
 }
 
 func solveCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
