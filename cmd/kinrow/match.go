@@ -10,7 +10,6 @@ import (
 	"math"
 	"os"
 	"runtime"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -162,7 +161,7 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	var sprtCfg *stats.SPRT
 	if *sprt != "" {
-		s, err := parseSPRT(*sprt)
+		s, err := stats.ParseSPRT(*sprt)
 		if err != nil {
 			return bad("--sprt: %v", err)
 		}
@@ -316,51 +315,6 @@ func matchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 130
 	}
 	return 0
-}
-
-// sprtModels are the Elo models --sprt accepts (fastchess's names).
-var sprtModels = []string{"normalized", "logistic"}
-
-// parseSPRT reads "elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized"
-// (missing keys take those defaults: the model is fastchess's default).
-func parseSPRT(s string) (stats.SPRT, error) {
-	t := stats.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: "normalized"}
-	seen := map[string]bool{}
-	for _, kv := range strings.Split(s, ",") {
-		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
-		if !ok {
-			return t, fmt.Errorf("%q: want KEY=VALUE with keys elo0, elo1, alpha, beta, model", kv)
-		}
-		if seen[k] {
-			return t, fmt.Errorf("%s is given twice", k)
-		}
-		seen[k] = true
-		if k == "model" {
-			if !slices.Contains(sprtModels, v) {
-				return t, fmt.Errorf("model=%q: accepted are %s", v, strings.Join(sprtModels, " and "))
-			}
-			t.Model = v
-			continue
-		}
-		if !slices.Contains([]string{"elo0", "elo1", "alpha", "beta"}, k) {
-			return t, fmt.Errorf("unknown key %q: accepted are elo0, elo1, alpha, beta, model", k)
-		}
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-			return t, fmt.Errorf("%q: want KEY=NUMBER (a finite number) with keys elo0, elo1, alpha, beta, or model=%s", kv, strings.Join(sprtModels, "|"))
-		}
-		switch k {
-		case "elo0":
-			t.Elo0 = f
-		case "elo1":
-			t.Elo1 = f
-		case "alpha":
-			t.Alpha = f
-		case "beta":
-			t.Beta = f
-		}
-	}
-	return t, t.Validate()
 }
 
 func forfeitText(m map[record.Forfeit]int) string {

@@ -4,12 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -17,7 +15,6 @@ import (
 	"time"
 
 	"github.com/kinrow/kinrow/engine/record"
-	"github.com/kinrow/kinrow/host/stats"
 	"github.com/kinrow/kinrow/protocol/gtp"
 )
 
@@ -451,58 +448,6 @@ func TestServeSIGHUPStopsBots(t *testing.T) {
 		t.Errorf("exit after SIGHUP: %v; want 130\n%s", err, stderr.String())
 	}
 	checkNoBotProcesses(t)
-}
-
-func TestParseSPRT(t *testing.T) {
-	tests := []struct {
-		in      string
-		want    stats.SPRT
-		wantErr string
-	}{
-		{"elo0=0,elo1=10", stats.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: "normalized"}, ""},
-		{"elo0=-3,elo1=1,alpha=0.1,beta=0.2,model=logistic", stats.SPRT{Elo0: -3, Elo1: 1, Alpha: 0.1, Beta: 0.2, Model: "logistic"}, ""},
-		{"model=normalized, elo1=5", stats.SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: "normalized"}, ""},
-		{"model=bayesian", stats.SPRT{}, `model="bayesian": accepted are normalized and logistic`},
-		{"model=", stats.SPRT{}, "accepted are normalized and logistic"},
-		{"elo0=inf", stats.SPRT{}, "finite"},
-		{"alpha=nan", stats.SPRT{}, "finite"},
-		{"elo1=5,elo1=6", stats.SPRT{}, "elo1 is given twice"},
-		{"elo2=5", stats.SPRT{}, `unknown key "elo2"`},
-		{"elo0", stats.SPRT{}, "want KEY=VALUE"},
-		{"elo0=5,elo1=1", stats.SPRT{}, "elo1 must be greater"},
-	}
-	for _, tc := range tests {
-		got, err := parseSPRT(tc.in)
-		if tc.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("%q: error %v; want %q", tc.in, err, tc.wantErr)
-			}
-			continue
-		}
-		if err != nil || got != tc.want {
-			t.Errorf("%q: %+v, %v; want %+v", tc.in, got, err, tc.want)
-		}
-	}
-}
-
-func FuzzParseSPRT(f *testing.F) {
-	for _, s := range []string{"elo0=0,elo1=10", "elo0=-3,elo1=1,alpha=0.1,beta=0.2,model=logistic", "model=x", "elo0=inf", ",,="} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		got, err := parseSPRT(s)
-		if err != nil {
-			return
-		}
-		for _, v := range []float64{got.Elo0, got.Elo1, got.Alpha, got.Beta} {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				t.Fatalf("%q accepted with a non-finite value: %+v", s, got)
-			}
-		}
-		if got.Validate() != nil || !slices.Contains(sprtModels, got.Model) {
-			t.Fatalf("%q accepted as %+v", s, got)
-		}
-	})
 }
 
 // summaryBots is the "bots" list of a pairing in the JSON summary (A, then

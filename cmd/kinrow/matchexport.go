@@ -11,6 +11,7 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
+	"github.com/kinrow/kinrow/host/match"
 	"github.com/kinrow/kinrow/host/recordfmt"
 )
 
@@ -45,31 +46,13 @@ func newGameExport(list, out string, rules engine.Rules, resume bool) (*gameExpo
 		}
 		path := e.path(f, nil)
 		if !resume {
-			if err := mustBeEmpty(path); err != nil {
+			if err := match.RefuseNonEmpty(path, "give --resume to add to it, or another --out"); err != nil {
 				return nil, fmt.Errorf("--out-format %s: %w", f, err)
 			}
 		}
 		e.formats = append(e.formats, f)
 	}
 	return e, nil
-}
-
-// mustBeEmpty refuses a file or directory that already holds something.
-func mustBeEmpty(path string) error {
-	st, err := os.Stat(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return nil
-	case err != nil:
-		return err
-	case st.IsDir():
-		if ents, err := os.ReadDir(path); err != nil || len(ents) > 0 {
-			return fmt.Errorf("%s already holds games: give --resume to add to it, or another --out", path)
-		}
-	case st.Size() > 0:
-		return fmt.Errorf("%s already holds games: give --resume to add to it, or another --out", path)
-	}
-	return nil
 }
 
 // path is where format f of rec goes (rec nil: the file or directory).

@@ -287,12 +287,7 @@ func runSolve(ctx context.Context, workers []*solveWorker, stdin io.Reader, stdo
 		go func() { // send: one request per free slot
 			defer wk.stream.CloseSend()
 			for {
-				select {
-				case wk.window <- struct{}{}:
-				case <-ctx.Done():
-					return
-				}
-				req, ok := <-work
+				req, ok := wk.next(ctx, work)
 				if !ok {
 					return
 				}
@@ -380,18 +375,25 @@ func runSolve(ctx context.Context, workers []*solveWorker, stdin io.Reader, stdo
 	return 0
 }
 
+// next waits for a free slot, then takes the next request of work; false
+// when ctx ends first or work is closed.
+func (wk *solveWorker) next(ctx context.Context, work <-chan botapi.SolveRequest) (botapi.SolveRequest, bool) {
+	select {
+	case wk.window <- struct{}{}:
+	case <-ctx.Done():
+		return botapi.SolveRequest{}, false
+	}
+	req, ok := <-work
+	return req, ok
+}
+
 // sendBatches sends the requests of work in batches: each takes what is
 // ready, as many as the free slots allow, up to maxSolveBatch.
 func (wk *solveWorker) sendBatches(ctx context.Context, bs botapi.BatchSolveStream, work <-chan botapi.SolveRequest, failed chan<- error) {
 	defer bs.CloseSend()
 	batch := make([]botapi.SolveRequest, 0, maxSolveBatch)
 	for {
-		select {
-		case wk.window <- struct{}{}:
-		case <-ctx.Done():
-			return
-		}
-		req, ok := <-work
+		req, ok := wk.next(ctx, work)
 		if !ok {
 			return
 		}

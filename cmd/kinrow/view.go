@@ -28,8 +28,13 @@ func viewCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("kinrow view", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, viewUsage); fs.PrintDefaults() }
+	// The viewer starts no bot: of the host flags it takes only
+	// --log-level (the bot flags were registered and ignored).
 	var hf hostFlags
-	hf.register(fs)
+	all := flag.NewFlagSet("", flag.ContinueOnError)
+	hf.register(all)
+	logLevel := all.Lookup("log-level")
+	fs.Var(logLevel.Value, logLevel.Name, logLevel.Usage)
 	listen := fs.String("listen", view.DefaultAddr, "address to serve the page on (HOST:PORT; port 0 picks a free one)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

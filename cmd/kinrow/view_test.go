@@ -133,3 +133,28 @@ func TestStartLiveView(t *testing.T) {
 		t.Errorf("a second viewer on the same port: %v", err)
 	}
 }
+
+// kinrow view starts no bot: it takes --log-level and no bot flag.
+func TestViewTakesNoBotFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"--grace", "1s"}, exitUsage},
+		{[]string{"--bot-start-timeout", "1s"}, exitUsage},
+		{[]string{"--bot-memory", "1G"}, exitUsage},
+		{[]string{"--log-level", "bogus"}, exitUsage},
+		{[]string{"--help"}, 0},
+	} {
+		var stdout, stderr strings.Builder
+		code := viewCmd(context.Background(), tc.args, &stdout, &stderr)
+		if code != tc.code {
+			t.Errorf("view %v: exit %d, want %d (stderr %q)", tc.args, code, tc.code, stderr.String())
+		}
+		if tc.args[0] == "--help" {
+			if !strings.Contains(stderr.String(), "-log-level") || strings.Contains(stderr.String(), "-grace") || strings.Contains(stderr.String(), "-bot-") {
+				t.Errorf("view --help lists %q; want --log-level and no bot flag", stderr.String())
+			}
+		}
+	}
+}

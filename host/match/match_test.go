@@ -426,6 +426,9 @@ func TestResumeRefusesRecordsOutsideTheSchedule(t *testing.T) {
 		{"round past the pairings", []string{g1, g2, editRecord(t, g3, set("round", 2))}, "", "games.jsonl:3: the file holds round 2"},
 		{"garbage line", []string{g1, "not a record", g2}, "", "games.jsonl:2: decode game record"},
 		{"garbage last line", []string{g1}, "hello", "games.jsonl:2: decode game record"},
+		// A whole record that does not parse is not torn, even last and
+		// without its newline (record.ReadLines): it was cut away before.
+		{"bad whole last record", []string{g1}, strings.Replace(g2, `"moves":[`, `"moves":[{"move":"zz","color":"x","ms":0},`, 1), "games.jsonl:2: game record move 1"},
 		{"colours swapped", []string{editRecord(t, g1, set("players", map[string]any{"x": "random", "o": "first"}))}, "",
 			"games.jsonl:1: round 1 game 1 has x random and o first; this run's schedule has x first and o random"},
 		{"open game", []string{g1, editRecord(t, g2, func(m map[string]any) { m["result"], m["reason"], m["winner"] = "", "", nil })}, "",

@@ -87,9 +87,8 @@ func Merge(ctx context.Context, out string, inputs []string) (*MergeReport, erro
 	if len(inputs) == 0 {
 		return nil, fmt.Errorf("%w: no record files to merge", ErrMerge)
 	}
-	if st, err := os.Stat(out); err == nil && st.Size() > 0 {
-		return nil, fmt.Errorf("%s: %w (%d bytes): kinrow merge writes a new file and never overwrites records; name another file",
-			out, ErrOutNotEmpty, st.Size())
+	if err := RefuseNonEmpty(out, mergeHint); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
 	}
 	rep := &MergeReport{}
 	var first where
@@ -220,18 +219,18 @@ func Merge(ctx context.Context, out string, inputs []string) (*MergeReport, erro
 	return rep, nil
 }
 
+// mergeHint is what to do when the merge's output holds data.
+const mergeHint = "kinrow merge writes a new file; name another file"
+
 // writeNew writes data to path, which must be missing or empty, and syncs it.
 func writeNew(path string, data []byte) error {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
-	if st, err := f.Stat(); err != nil || st.Size() > 0 {
+	if err := RefuseNonEmpty(path, mergeHint); err != nil {
 		f.Close()
-		if err != nil {
-			return fmt.Errorf("merge: %w", err)
-		}
-		return fmt.Errorf("%s: %w (%d bytes): kinrow merge never overwrites records; name another file", path, ErrOutNotEmpty, st.Size())
+		return fmt.Errorf("merge: %w", err)
 	}
 	if _, err := f.Write(data); err != nil {
 		f.Close()

@@ -227,8 +227,39 @@ var (
 )
 
 // ErrOutNotEmpty is returned by Run when --out names a file that already
-// holds data and Resume is not set: a run never overwrites records.
+// holds data and Resume is not set, and by Merge for an output that holds
+// data: kinrow never overwrites records.
 var ErrOutNotEmpty = errors.New("the file is not empty")
+
+// RefuseNonEmpty is the one check of an output kinrow is about to write
+// (kinrow match --out and --out-format, kinrow merge): nil when path is
+// missing, an empty file or an empty directory; else an error wrapping
+// ErrOutNotEmpty that names path, what it holds, and hint, what to do
+// instead ("give --resume ..., or name another file").
+func RefuseNonEmpty(path, hint string) error {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("%s: %w", path, err)
+	case st.IsDir():
+		ents, err := os.ReadDir(path)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if len(ents) > 0 {
+			return fmt.Errorf("%s: %w (a directory of %d entries): %s; kinrow never overwrites records", path, ErrOutNotEmpty, len(ents), hint)
+		}
+	case st.Size() > 0:
+		lines := 0
+		if data, err := os.ReadFile(path); err == nil {
+			lines = bytes.Count(data, []byte("\n"))
+		}
+		return fmt.Errorf("%s: %w (%d bytes, %d lines): %s; kinrow never overwrites records", path, ErrOutNotEmpty, st.Size(), lines, hint)
+	}
+	return nil
+}
 
 // openOut opens the records file for appending, creating it if needed. It
 // never truncates: without resume, a file that already holds data is
@@ -241,19 +272,9 @@ func openOut(path string, resume bool) (*os.File, error) {
 	if resume {
 		return f, nil
 	}
-	st, err := f.Stat()
-	if err != nil {
+	if err := RefuseNonEmpty(path, "give --resume to play only the games it does not hold yet, or name another file"); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("--out: %w", err)
-	}
-	if st.Size() > 0 {
-		f.Close()
-		lines := 0
-		if data, err := os.ReadFile(path); err == nil {
-			lines = bytes.Count(data, []byte("\n"))
-		}
-		return nil, fmt.Errorf("--out %s: %w (%d bytes, %d lines): give --resume to play only the games it does not hold yet, or name another file; kinrow never overwrites records",
-			path, ErrOutNotEmpty, st.Size(), lines)
+		return nil, fmt.Errorf("--out %w", err)
 	}
 	return f, nil
 }
@@ -278,44 +299,25 @@ type numbered struct {
 	raw  []byte
 }
 
-// recordPrefix is how every record line starts (Rules is the first field),
-// so a torn last line starts with it, or is a prefix of it.
-var recordPrefix = []byte(`{"rules":`)
-
-// readRecords reads the records of a previous run. A torn last line (a run
-// killed while writing: no newline, not a record, the start of one) is not
-// a record: tail is the offset it starts at, where the file must be cut
-// before anything is appended, or -1. A complete last record without its
-// newline gets one (tail == len(data), needNewline). Any other bad line is
-// an error naming the file and the line number. It is the one reader of
-// record files: --resume and kinrow merge both use it.
+// readRecords reads the records of a previous run through record.ReadLines
+// (its policy: blank lines skipped, a torn last line reported, any other bad
+// line an error naming the file and the line number). tail is the offset
+// the torn last line starts at, where the file must be cut before anything
+// is appended, or -1; needNewline says a complete last record lacks its
+// newline. --resume and kinrow merge both use it.
 func readRecords(path string, data []byte) (recs []numbered, tail int64, needNewline bool, err error) {
+	ls, err := record.ReadLines(path, data, nil)
+	if err != nil {
+		return nil, -1, false, err
+	}
 	tail = -1
-	lines := bytes.Split(data, []byte("\n"))
-	if len(lines) > 0 && len(lines[len(lines)-1]) == 0 {
-		lines = lines[:len(lines)-1] // the file ends with a newline
+	if ls.Torn != nil {
+		tail = ls.Torn.Offset
 	}
-	offset := 0
-	for i, line := range lines {
-		start := offset
-		offset += len(line) + 1
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		rec, perr := record.Parse(line)
-		last := i == len(lines)-1 && !bytes.HasSuffix(data, []byte("\n"))
-		if perr != nil {
-			if last && (bytes.HasPrefix(line, recordPrefix) || bytes.HasPrefix(recordPrefix, line)) {
-				return recs, int64(start), false, nil // torn last line
-			}
-			return nil, -1, false, fmt.Errorf("%s:%d: %w", path, i+1, perr)
-		}
-		recs = append(recs, numbered{line: i + 1, rec: rec, raw: bytes.TrimSpace(line)})
-		if last {
-			needNewline = true
-		}
+	for _, l := range ls.Records {
+		recs = append(recs, numbered{line: l.N, rec: l.Rec, raw: l.Raw})
 	}
-	return recs, tail, needNewline, nil
+	return recs, tail, ls.NeedNewline, nil
 }
 
 // resume reads the records a previous run left in out (opened for

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
+	"github.com/kinrow/kinrow/host/stats"
 )
 
 // DefaultPrior is the number of virtual games per pairing that the
@@ -17,9 +18,6 @@ import (
 // maximum-likelihood estimates are not finite (BayesElo's default prior is
 // 2 virtual draws; see Options.Prior for why these are not all draws).
 const DefaultPrior = 2
-
-// z975 is the 97.5% quantile of the standard normal distribution.
-const z975 = 1.959963984540054
 
 // Options says how to rate. The zero value gives pure maximum-likelihood
 // ratings with mean 0, the advantage and draw parameters fitted, and an
@@ -66,7 +64,7 @@ type Estimate struct {
 }
 
 func newEstimate(elo, variance float64) Estimate {
-	pm := z975 * math.Sqrt(variance)
+	pm := stats.Z975 * math.Sqrt(variance)
 	return Estimate{Elo: elo, PlusMinus: pm, Low: elo - pm, High: elo + pm}
 }
 
@@ -518,7 +516,7 @@ func solveWith(names []string, counts []cell, opts Options, prior float64) (fitt
 	initDraw := 0.0
 	if draws > 0 {
 		q := (1 - draws/total) / 2
-		initDraw = -400 * math.Log10(q/(1-q))
+		initDraw = -stats.EloFromScore(q)
 	}
 	sol, err := pr.fit(initDraw)
 	if err != nil {

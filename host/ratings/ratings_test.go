@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kinrow/kinrow/engine/record"
+	"github.com/kinrow/kinrow/host/stats"
 )
 
 const testRules = "connectx:6x7x4"
@@ -237,7 +238,7 @@ func TestSimulationRecoversStrengths(t *testing.T) {
 	var covered, total int
 	var sumZ2 float64
 	check := func(what string, e Estimate, want float64) {
-		se := e.PlusMinus / z975
+		se := e.PlusMinus / stats.Z975
 		z := (e.Elo - want) / se
 		if math.Abs(z) > 4.5 {
 			t.Errorf("%s = %.1f ± %.1f, truth %.1f: %.1f standard errors off", what, e.Elo, e.PlusMinus, want, z)

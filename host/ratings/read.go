@@ -1,9 +1,6 @@
 package ratings
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,36 +9,34 @@ import (
 )
 
 // Read reads game records, one JSON object per line, as `kinrow match
-// --out` writes them. Blank lines are skipped; any other line that is not a
-// valid record, a torn last line included, is an error naming name and the
-// line number.
+// --out` writes them, through record.ReadLines: blank lines are skipped;
+// any other line that is not a valid record is an error naming name and the
+// line number; a torn last line is an error too, since a rating leaves out
+// no game silently.
 func Read(r io.Reader, name string) ([]*record.Record, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var recs []*record.Record
-	for n := 1; ; n++ {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			if t := bytes.TrimSpace(line); len(t) > 0 {
-				rec, perr := record.Parse(t)
-				if perr == nil {
-					perr = checkRecord(rec)
-				}
-				if perr != nil {
-					if err == io.EOF && line[len(line)-1] != '\n' {
-						return nil, fmt.Errorf("%s:%d: torn last line (no newline): %w", name, n, perr)
-					}
-					return nil, fmt.Errorf("%s:%d: %w", name, n, perr)
-				}
-				recs = append(recs, rec)
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			return recs, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, n, err)
-		}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
+	ls, err := record.ReadLines(name, data, func(line []byte) (*record.Record, error) {
+		rec, err := record.Parse(line)
+		if err == nil {
+			err = checkRecord(rec)
+		}
+		return rec, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if ls.Torn != nil {
+		// A rating leaves out no game silently: the file is refused.
+		return nil, fmt.Errorf("%s:%d: torn last line (no newline): %w", ls.Torn.Name, ls.Torn.N, ls.Torn.Err)
+	}
+	recs := make([]*record.Record, len(ls.Records))
+	for i, l := range ls.Records {
+		recs[i] = l.Rec
+	}
+	return recs, nil
 }
 
 // ReadFile reads the records of one file (see Read).

@@ -1,8 +1,6 @@
 package recordfmt
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -75,45 +73,29 @@ func (g *Game) MoveTime(i int) int64 {
 // kinrow's JSON game records.
 var ErrNotRecords = errors.New("not kinrow game records (want the JSON lines kinrow match --out writes)")
 
-// LoadRecords reads a records file: one JSON game record per line, blank
-// lines skipped. A torn last line (no newline at its end and not a whole
-// record: a run killed while writing) is left out with a warning; any other
-// bad line is an error naming the file and the line. A first line that is
+// LoadRecords reads a records file through record.ReadLines: one JSON game
+// record per line, blank lines skipped. A torn last line (no newline at its
+// end, not valid JSON, the start of a record line: a run killed while
+// writing) is left out with a warning; any other bad line is an error
+// naming the file and the line. A first line that is
 // not a JSON object with rules and moves is reported as ErrNotRecords.
 func LoadRecords(r io.Reader, name string) (recs []*record.Record, warnings []string, err error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read %s: %w", name, err)
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	var lines [][]byte
-	for sc.Scan() {
-		lines = append(lines, append([]byte(nil), sc.Bytes()...))
+	ls, err := record.ReadLines(name, data, parseRecord)
+	if err != nil {
+		return nil, nil, err
 	}
-	if err := sc.Err(); err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", name, err)
+	if ls.Torn != nil {
+		warnings = append(warnings, fmt.Sprintf("%s:%d: torn last line left out (%v)", name, ls.Torn.N, ls.Torn.Err))
 	}
-	torn := len(data) > 0 && data[len(data)-1] != '\n'
-	for i, line := range lines {
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		rec, err := parseRecord(line)
-		if err != nil {
-			if i == len(lines)-1 && torn && len(recs) > 0 {
-				warnings = append(warnings, fmt.Sprintf("%s:%d: torn last line left out (%v)", name, i+1, err))
-				break
-			}
-			if len(recs) == 0 && errors.Is(err, ErrNotRecords) {
-				return nil, warnings, fmt.Errorf("%s:%d: %w", name, i+1, err)
-			}
-			return nil, warnings, fmt.Errorf("%s:%d: %w", name, i+1, err)
-		}
-		recs = append(recs, rec)
-	}
-	if len(recs) == 0 {
+	if len(ls.Records) == 0 {
 		return nil, warnings, fmt.Errorf("%s: no game records in the file", name)
+	}
+	for _, l := range ls.Records {
+		recs = append(recs, l.Rec)
 	}
 	return recs, warnings, nil
 }

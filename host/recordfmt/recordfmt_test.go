@@ -243,6 +243,12 @@ func TestLoadRecords(t *testing.T) {
 		{`{"name":"x"}` + "\n", `no "rules"`},
 		{"", "no game records"},
 		{string(data[:bytes.IndexByte(data, '\n')+1]) + "{bad\n" + string(data), "x.jsonl:2"},
+		// A bad last line without its newline is torn only when it is the
+		// start of a record line cut short (record.ReadLines): garbage, or
+		// a whole record that does not parse, is an error, no longer a
+		// warning.
+		{string(data) + "notes", "x.jsonl:6: not kinrow game records"},
+		{string(data) + `{"rules":"connect4","moves":[{"move":"9"}]}`, "x.jsonl:6: game record move 1"},
 		{`{"rules":"connect4","moves":[{"move":"9"}]}` + "\n", "x.jsonl:1: game record move 1"},
 	} {
 		_, _, err := LoadRecords(strings.NewReader(tc.in), "x.jsonl")

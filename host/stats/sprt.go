@@ -3,6 +3,8 @@ package stats
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 )
 
 // Elo models of the SPRT's hypotheses (SPRT.Model).
@@ -57,10 +59,10 @@ const maxElo = 4000
 // accepted.
 func (s SPRT) Validate() error {
 	if !(s.Alpha > 0 && s.Alpha < 1) {
-		return fmt.Errorf("sprt: alpha %g: must be between 0 and 1", s.Alpha)
+		return fmt.Errorf("sprt: alpha %g: must be a finite number between 0 and 1", s.Alpha)
 	}
 	if !(s.Beta > 0 && s.Beta < 1) {
-		return fmt.Errorf("sprt: beta %g: must be between 0 and 1", s.Beta)
+		return fmt.Errorf("sprt: beta %g: must be a finite number between 0 and 1", s.Beta)
 	}
 	if !(s.Alpha+s.Beta < 1) {
 		return fmt.Errorf("sprt: alpha %g + beta %g: must be less than 1", s.Alpha, s.Beta)
@@ -70,7 +72,7 @@ func (s SPRT) Validate() error {
 		v    float64
 	}{{"elo0", s.Elo0}, {"elo1", s.Elo1}} {
 		if !(math.Abs(e.v) <= maxElo) {
-			return fmt.Errorf("sprt: %s %g: must be a number between -%d and %d", e.name, e.v, maxElo, maxElo)
+			return fmt.Errorf("sprt: %s %g: must be a finite number between -%d and %d", e.name, e.v, maxElo, maxElo)
 		}
 	}
 	if !(s.Elo1 > s.Elo0) {
@@ -79,7 +81,7 @@ func (s SPRT) Validate() error {
 	switch s.Model {
 	case "", ModelNormalized, ModelLogistic:
 	default:
-		return fmt.Errorf("sprt: model %q: accepted are %q (the default) and %q", s.Model, ModelNormalized, ModelLogistic)
+		return fmt.Errorf("sprt: model=%q: accepted are %s (%q, the default, or %q)", s.Model, modelList, ModelNormalized, ModelLogistic)
 	}
 	return nil
 }
@@ -364,4 +366,54 @@ func tilt(phat, d *[5]float64, start float64) ([5]float64, float64, bool) {
 		out[i] = phat[i] / (1 + theta*a)
 	}
 	return out, theta, true
+}
+
+// modelList names the accepted models in messages.
+const modelList = ModelNormalized + " and " + ModelLogistic
+
+// ParseSPRT reads the SPRT of kinrow match --sprt,
+// "elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized": missing keys take
+// those defaults (the model is fastchess's default). It reads the syntax
+// (KEY=VALUE, known keys, each once, numbers); Validate, which it calls,
+// is the one check of the values.
+func ParseSPRT(text string) (SPRT, error) {
+	t := SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: ModelNormalized}
+	seen := map[string]bool{}
+	for _, kv := range strings.Split(text, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		if !ok {
+			return t, fmt.Errorf("%q: want KEY=VALUE with keys elo0, elo1, alpha, beta, model", kv)
+		}
+		if seen[k] {
+			return t, fmt.Errorf("%s is given twice", k)
+		}
+		seen[k] = true
+		var f float64
+		switch k {
+		case "model":
+			if v == "" {
+				return t, fmt.Errorf("model=: accepted are %s", modelList)
+			}
+			t.Model = v
+			continue
+		case "elo0", "elo1", "alpha", "beta":
+			var err error
+			if f, err = strconv.ParseFloat(v, 64); err != nil {
+				return t, fmt.Errorf("%q: want KEY=NUMBER (a finite number) with keys elo0, elo1, alpha, beta, or model=%s|%s", kv, ModelNormalized, ModelLogistic)
+			}
+		default:
+			return t, fmt.Errorf("unknown key %q: accepted are elo0, elo1, alpha, beta, model", k)
+		}
+		switch k {
+		case "elo0":
+			t.Elo0 = f
+		case "elo1":
+			t.Elo1 = f
+		case "alpha":
+			t.Alpha = f
+		case "beta":
+			t.Beta = f
+		}
+	}
+	return t, t.Validate()
 }

@@ -56,8 +56,9 @@ func (e Estimate) String() string {
 	return fmt.Sprintf("%+.1f ± %.1f", e.Elo, (e.High-e.Low)/2)
 }
 
-// z975 is the 97.5% quantile of the standard normal distribution.
-const z975 = 1.959963984540054
+// Z975 is the 97.5% quantile of the standard normal distribution: the
+// half-width of a 95% interval in standard deviations.
+const Z975 = 1.959963984540054
 
 // Elo estimates the Elo difference from W/D/L with the trinomial model: the
 // per-game score's standard deviation gives the interval of the mean score,
@@ -68,7 +69,7 @@ func (w WDL) Elo() Estimate {
 	if n == 0 {
 		return Estimate{}
 	}
-	half := z975 * math.Sqrt(w.variance()/n)
+	half := Z975 * math.Sqrt(w.variance()/n)
 	return Estimate{Elo: EloFromScore(s), Low: EloFromScore(s - half), High: EloFromScore(s + half)}
 }
 
@@ -122,21 +123,18 @@ func (p *Penta) Add(a, b float64) {
 // Pairs is the number of pairs.
 func (p Penta) Pairs() int { return p[0] + p[1] + p[2] + p[3] + p[4] }
 
-// meanVar returns the mean and variance of the per-pair score (0..1).
+// meanVar returns the mean and variance of the per-pair score (0..1): those
+// of the pairs' observed distribution (distMeanVar).
 func (p Penta) meanVar() (mean, variance float64) {
 	n := float64(p.Pairs())
 	if n == 0 {
 		return 0.5, 0
 	}
+	var freq [5]float64
 	for k, c := range p {
-		mean += float64(c) * pairScore(k)
+		freq[k] = float64(c) / n
 	}
-	mean /= n
-	for k, c := range p {
-		d := pairScore(k) - mean
-		variance += float64(c) * d * d
-	}
-	return mean, variance / n
+	return distMeanVar(&freq)
 }
 
 // Elo estimates the Elo difference and its 95% interval from the pairs.
@@ -146,7 +144,7 @@ func (p Penta) Elo() Estimate {
 		return Estimate{}
 	}
 	mean, variance := p.meanVar()
-	half := z975 * math.Sqrt(variance/n)
+	half := Z975 * math.Sqrt(variance/n)
 	return Estimate{Elo: EloFromScore(mean), Low: EloFromScore(mean - half), High: EloFromScore(mean + half)}
 }
 
@@ -200,7 +198,7 @@ func nElo(values []float64, counts []int, coeff float64) Estimate {
 	t := (mean - 0.5) / sigma
 	skew, kurt := m3/(m2*sigma), m4/(m2*m2)
 	varT := math.Max(1-skew*t+(kurt-1)*t*t/4, 0)
-	half := z975 * math.Sqrt(varT/n)
+	half := Z975 * math.Sqrt(varT/n)
 	return Estimate{Elo: coeff * t, Low: coeff * (t - half), High: coeff * (t + half)}
 }
 
