@@ -102,38 +102,42 @@ func playGame(t *testing.T, pos *engine.Position, x, o mover, maxPly int) (engin
 }
 
 // TestRenjuGamesNoForbiddenMove plays renju games from random openings,
-// mics and alphabeta's search against each other and against random moves,
-// each colour: no answer of either bot is a move the referee would forfeit
-// (forbidden, or otherwise illegal).
+// on the standard 15x15 board and a small 9x9 one, mics and alphabeta's
+// search against each other and against random moves, each colour: no
+// answer of either bot is a move the referee would forfeit (forbidden, or
+// otherwise illegal).
 func TestRenjuGamesNoForbiddenMove(t *testing.T) {
-	r, _ := engine.ParseRules("renju")
 	rng := rand.New(rand.NewPCG(18, 4))
-	rounds, fouls := 8, 0
+	rounds := 8
 	if testing.Short() {
 		rounds = 2
 	}
-	for round := 0; round < rounds; round++ {
-		seed := uint64(round)
-		pairs := [][2]mover{
-			{micsMover(t, r, seed), alphabetaMover(t, r)},
-			{alphabetaMover(t, r), micsMover(t, r, seed)},
-			{micsMover(t, r, seed), randomMover(seed)},
-			{randomMover(seed), micsMover(t, r, seed)},
-			{alphabetaMover(t, r), randomMover(seed)},
-			{randomMover(seed), alphabetaMover(t, r)},
+	for _, rs := range []string{"renju", "mnk:9x9x5:renju"} {
+		r, _ := engine.ParseRules(rs)
+		fouls := 0
+		for round := 0; round < rounds; round++ {
+			seed := uint64(round)
+			pairs := [][2]mover{
+				{micsMover(t, r, seed), alphabetaMover(t, r)},
+				{alphabetaMover(t, r), micsMover(t, r, seed)},
+				{micsMover(t, r, seed), randomMover(seed)},
+				{randomMover(seed), micsMover(t, r, seed)},
+				{alphabetaMover(t, r), randomMover(seed)},
+				{randomMover(seed), alphabetaMover(t, r)},
+			}
+			for _, p := range pairs {
+				pos := randomOpening(r, rng)
+				opening := pos.Ply()
+				res, n := playGame(t, pos, p[0], p[1], 120)
+				fouls += n
+				t.Logf("%s: %s (x) - %s (o) from %d random moves: %s in %d plies", rs, p[0].name, p[1].name, opening, res.Describe(), pos.Ply())
+			}
 		}
-		for _, p := range pairs {
-			pos := randomOpening(r, rng)
-			opening := pos.Ply()
-			res, n := playGame(t, pos, p[0], p[1], 120)
-			fouls += n
-			t.Logf("%s (x) - %s (o) from %d random moves: %s in %d plies", p[0].name, p[1].name, opening, res.Describe(), pos.Ply())
+		// The games must have put forbidden cells in the bots' way as black.
+		t.Logf("%s: %d forbidden cells on black's turns", rs, fouls)
+		if fouls == 0 {
+			t.Errorf("%s: no black move of a bot had a forbidden cell to avoid: the test proves nothing", rs)
 		}
-	}
-	// The games must have put forbidden cells in the bots' way as black.
-	t.Logf("%d forbidden cells on black's turns", fouls)
-	if fouls == 0 {
-		t.Error("no black move of a bot had a forbidden cell to avoid: the test proves nothing")
 	}
 }
 

@@ -2,46 +2,11 @@ package search
 
 import (
 	"context"
-	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/kinrow/kinrow/engine"
 )
-
-// TestVariantsPlayLegally plays short games of standard gomoku and renju
-// against random moves: every move the searcher answers must pass the
-// engine's Check (black never plays a renju foul).
-func TestVariantsPlayLegally(t *testing.T) {
-	for _, rs := range []string{"gomoku-standard", "renju", "mnk:9x9x5:renju"} {
-		r, _ := engine.ParseRules(rs)
-		s, err := New(r, Options{TTMiB: 4, MaxBranch: 8})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rng := rand.New(rand.NewPCG(1, uint64(len(rs))))
-		for game := 0; game < 3; game++ {
-			pos := engine.NewPosition(r)
-			for pos.Result() == engine.Open {
-				if pos.Ply()%2 == game%2 {
-					legal := pos.LegalMoves(nil)
-					pos.Play(legal[rng.IntN(len(legal))])
-					continue
-				}
-				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-				m, _, err := s.BestMove(ctx, pos, nil)
-				cancel()
-				if err != nil {
-					t.Fatalf("%s: %v", rs, err)
-				}
-				if err := pos.Check(m); err != nil {
-					t.Fatalf("%s: answered %s: %v\n%s", rs, r.FormatMove(m), err, pos.Diagram())
-				}
-				pos.Play(m)
-			}
-		}
-	}
-}
 
 // TestExactOverlineIsNoWin: x holds a8-d8 and f8, so e8 makes six: a win
 // at once in freestyle, none in standard gomoku, where the searcher must

@@ -2,47 +2,10 @@ package mics
 
 import (
 	"context"
-	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/kinrow/kinrow/engine"
 )
-
-// TestVariantsPlayLegally plays short games of standard gomoku and renju
-// against random moves: every answer passes the engine's Check (black never
-// plays a renju foul).
-func TestVariantsPlayLegally(t *testing.T) {
-	for _, rs := range []string{"gomoku-standard", "renju", "mnk:9x9x5:renju"} {
-		r, _ := engine.ParseRules(rs)
-		s, err := New(r, Options{Seed: 1, Branching: 6, Depth: 3})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Calibrate(context.Background(), 5*time.Millisecond) // as the bot does before its first move
-		rng := rand.New(rand.NewPCG(2, uint64(len(rs))))
-		for game := 0; game < 3; game++ {
-			pos := engine.NewPosition(r)
-			for pos.Result() == engine.Open {
-				if pos.Ply()%2 == game%2 {
-					legal := pos.LegalMoves(nil)
-					pos.Play(legal[rng.IntN(len(legal))])
-					continue
-				}
-				ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-				m, err := s.BestMove(ctx, pos, nil)
-				cancel()
-				if err != nil {
-					t.Fatalf("%s: %v", rs, err)
-				}
-				if err := pos.Check(m); err != nil {
-					t.Fatalf("%s: answered %s: %v\n%s", rs, r.FormatMove(m), err, pos.Diagram())
-				}
-				pos.Play(m)
-			}
-		}
-	}
-}
 
 // TestExactOverlineIsNoWin: x holds a8-d8 and f8, so e8 makes six: mics
 // takes it at once as a win in freestyle; in standard gomoku it is no win,
