@@ -147,33 +147,7 @@ func TestEscaperInMatch(t *testing.T) {
 // Now each TURN is answered in time and END leaves nothing behind.
 func TestEscaperPbrain(t *testing.T) {
 	cmd := kinrowCmd(t, "pbrain", "--bot", "escaper", "--log-level", "warn")
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &syncWriter{w: &stderr}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(out)
-	answer := func(cmdLine string) string {
-		t.Helper()
-		if _, err := io.WriteString(in, cmdLine+"\r\n"); err != nil {
-			t.Fatal(err)
-		}
-		for sc.Scan() {
-			if l := sc.Text(); !strings.HasPrefix(l, "MESSAGE") && !strings.HasPrefix(l, "DEBUG") {
-				return l
-			}
-		}
-		t.Fatalf("no answer to %s: %v\n%s", cmdLine, sc.Err(), stderr.String())
-		return ""
-	}
+	in, answer, stderr := pbrainSession(t, cmd)
 	if got := answer("START 15"); got != "OK" {
 		t.Fatalf("START 15: %q", got)
 	}
@@ -194,6 +168,42 @@ func TestEscaperPbrain(t *testing.T) {
 		t.Errorf("kinrow pbrain: %v\n%s", err, stderr.String())
 	}
 	waitNoEscaped(t, envTMPDIR(cmd), "after END")
+}
+
+// pbrainSession starts cmd (a kinrow pbrain) as a Gomocup manager would:
+// it returns the brain's stdin, a function that sends a command and
+// returns the brain's next answer (MESSAGE and DEBUG lines skipped), and
+// the brain's stderr.
+func pbrainSession(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, func(string) string, *strings.Builder) {
+	t.Helper()
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &strings.Builder{}
+	cmd.Stderr = &syncWriter{w: stderr}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	answer := func(line string) string {
+		t.Helper()
+		if _, err := io.WriteString(in, line+"\r\n"); err != nil {
+			t.Fatal(err)
+		}
+		for sc.Scan() {
+			if l := sc.Text(); !strings.HasPrefix(l, "MESSAGE") && !strings.HasPrefix(l, "DEBUG") {
+				return l
+			}
+		}
+		t.Fatalf("no answer to %s: %v\n%s", line, sc.Err(), stderr.String())
+		return ""
+	}
+	return in, answer, stderr
 }
 
 // Issue 14: the host gained 3 fds and a socket file per game against the
@@ -472,31 +482,7 @@ func TestPbrainBotSuspend(t *testing.T) {
 	}
 	pidfile := filepath.Join(t.TempDir(), "child.pid")
 	cmd := kinrowCmd(t, "pbrain", "--bot", "spinner", "--bot-opt", "pidfile="+pidfile, "--bot-suspend", "--log-level", "warn")
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &syncWriter{w: &stderr}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(out)
-	answer := func(line string) string {
-		t.Helper()
-		io.WriteString(in, line+"\r\n")
-		for sc.Scan() {
-			if l := sc.Text(); !strings.HasPrefix(l, "MESSAGE") && !strings.HasPrefix(l, "DEBUG") {
-				return l
-			}
-		}
-		t.Fatalf("no answer to %s\n%s", line, stderr.String())
-		return ""
-	}
+	in, answer, stderr := pbrainSession(t, cmd)
 	if got := answer("START 15"); got != "OK" {
 		t.Fatalf("START 15: %q", got)
 	}
