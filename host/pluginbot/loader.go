@@ -515,7 +515,7 @@ func removeStaleSocketDirs(parent string) []string {
 	var removed []string
 	for _, ent := range ents {
 		pid, ok := socketDirOwner(ent.Name())
-		if !ok || !ent.IsDir() || pidAlive(pid) {
+		if !ok || !ent.IsDir() || procrun.PIDAlive(pid) {
 			continue
 		}
 		dir := filepath.Join(parent, ent.Name())

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -405,7 +404,7 @@ func RemoveStale() []string {
 			}
 			digits, _, _ := strings.Cut(rest, "-")
 			pid, err := strconv.Atoi(digits)
-			if err != nil || pid <= 0 || pidAlive(pid) {
+			if err != nil || pid <= 0 || PIDAlive(pid) {
 				continue
 			}
 			// Only an empty one: its bots died with their host (Pdeathsig);
@@ -421,11 +420,6 @@ func RemoveStale() []string {
 		}
 	}
 	return removed
-}
-
-func pidAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // controllerOn reports whether the children of cgroup dir get controller
