@@ -188,17 +188,24 @@ func (g *group) reap() {
 	}
 }
 
-func ppid(pid int) int {
+// procStat returns the fields of /proc/PID/stat after the command name
+// (which is in parentheses and may itself hold spaces and parentheses):
+// state first, then ppid, ... (proc(5), from field 3 on).
+func procStat(pid int) ([]string, bool) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return 0
+		return nil, false
 	}
 	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0
+	if i < 0 { // not a stat line (the process is gone, or a kernel oddity)
+		return nil, false
 	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 2 {
+	return strings.Fields(string(b[i+1:])), true
+}
+
+func ppid(pid int) int {
+	f, ok := procStat(pid)
+	if !ok || len(f) < 2 {
 		return 0
 	}
 	n, _ := strconv.Atoi(f[1])
@@ -206,16 +213,8 @@ func ppid(pid int) int {
 }
 
 func (g *group) cpu() (time.Duration, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(g.pid) + "/stat")
-	if err != nil {
-		return 0, false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 { // not a stat line (the process is gone, or a kernel oddity)
-		return 0, false
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 15 {
+	f, ok := procStat(g.pid)
+	if !ok || len(f) < 15 {
 		return 0, false
 	}
 	var ticks int64
@@ -248,13 +247,10 @@ func (g *group) empty() bool {
 // emptyRecheck is how long group.empty waits before its second look.
 const emptyRecheck = 10 * time.Millisecond
 
+// zombie reports whether pid is a zombie, dead, or gone.
 func zombie(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	i := bytes.LastIndexByte(b, ')')
-	return i < 0 || i+2 >= len(b) || b[i+2] == 'Z' || b[i+2] == 'X'
+	f, ok := procStat(pid)
+	return !ok || len(f) == 0 || f[0] == "Z" || f[0] == "X"
 }
 
 func (g *group) release() {}
