@@ -137,29 +137,13 @@ func (p *process) suspendIdle(fail func(error)) { p.run.SuspendIdle(idleWait, fa
 // looks at /proc a millisecond apart), at most d.
 func (p *process) settle(d time.Duration) { p.run.Settle(d) }
 
-// waitExit waits up to d for the process to exit; reports whether it did.
-// An engine the kernel killed over its memory cap may take a while to be
-// reaped on a loaded machine: it is known to be dying, so it is waited for.
-func (p *process) waitExit(d time.Duration) bool {
-	if p.run.WaitExit(d) {
-		return true
-	}
-	return d > 0 && p.run.Ending().HitMemory && p.run.WaitExit(procrun.KillTimeout)
-}
+// waitExit waits up to d for the process to exit (procrun's WaitEnd: an
+// engine known to be dying over its memory cap is waited for); reports
+// whether it did.
+func (p *process) waitExit(d time.Duration) bool { return p.run.WaitEnd(d) }
 
-// status says how the process exited: "exit status 3", "signal: killed",
-// "exited normally"; "" while it runs. Over its memory cap, it says so
-// with the peak.
-func (p *process) status() string {
-	e := p.run.Ending()
-	if !e.Exited {
-		return ""
-	}
-	if e.OverMemory {
-		return procrun.MemoryDetail(e)
-	}
-	return e.How
-}
+// status says how the process exited ("" while it runs): procrun's Status.
+func (p *process) status() string { return p.run.Status() }
 
 // kill ends the engine and everything it started, whatever its state
 // (procrun), waits at most d (procrun.KillTimeout), and closes the host's

@@ -212,32 +212,16 @@ func (r *groupRunner) Wait(ctx context.Context) error {
 	return run.Wait(ctx)
 }
 
-// exitStatus waits up to d for the process to exit and says how it did:
-// "exit status 3", "signal: segmentation fault", "exited normally", or
-// "over its memory cap of 64 MiB (peak 64 MiB)"; "" if it still runs.
+// exitStatus waits up to d for the process to exit (procrun's WaitEnd) and
+// says how it did (Status); "" if it still runs.
 func (r *groupRunner) exitStatus(d time.Duration) string {
 	run := r.proc()
-	if run == nil {
+	if run == nil || !run.WaitEnd(d) {
 		return ""
 	}
-	// A bot the kernel killed over its memory cap may take a while to be
-	// reaped on a loaded machine: it is known to be dying, so wait for it.
-	if !run.WaitExit(d) && !(dyingOverMemory(run.Ending(), d) && run.WaitExit(procrun.KillTimeout)) {
-		return ""
-	}
-	e := run.Ending()
-	if e.OverMemory {
-		return procrun.MemoryDetail(e)
-	}
-	return e.How
+	return run.Status()
 }
 
-// dyingOverMemory reports whether a bot not yet reaped is known to be
-// dying over its memory cap: the kernel's OOM killer took it, or (when the
-// caller has a reason to wait, d > 0) it reached its cap.
-func dyingOverMemory(e procrun.Ending, d time.Duration) bool {
-	return e.OverMemory || (d > 0 && e.HitMemory)
-}
 
 // Kill ends the bot and everything it started, whatever its state, bounded
 // in time (procrun.KillTimeout). Calling it again is harmless.

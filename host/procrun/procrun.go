@@ -165,6 +165,33 @@ func (p *Process) WaitExit(d time.Duration) bool {
 	}
 }
 
+// WaitEnd is WaitExit for a caller about to say how the bot ended: a bot
+// not yet reaped that is known to be dying over its memory cap (the OOM
+// killer took it, or, when the caller has a reason to wait, d > 0, it
+// reached its cap) may take a while to be reaped on a loaded machine, so it
+// is waited for up to KillTimeout more. It reports whether the bot exited.
+func (p *Process) WaitEnd(d time.Duration) bool {
+	if p.WaitExit(d) {
+		return true
+	}
+	e := p.Ending()
+	return (e.OverMemory || (d > 0 && e.HitMemory)) && p.WaitExit(KillTimeout)
+}
+
+// Status says how the bot exited: "exit status 3", "signal: killed",
+// "exited normally", or over its memory cap "over its memory cap of 64 MiB
+// (peak 64 MiB)" (MemoryDetail); "" while it runs.
+func (p *Process) Status() string {
+	e := p.Ending()
+	switch {
+	case !e.Exited:
+		return ""
+	case e.OverMemory:
+		return MemoryDetail(e)
+	}
+	return e.How
+}
+
 // Suspend stops the bot and everything it started, unless already done;
 // it cancels a pending SuspendIdle.
 func (p *Process) Suspend() error {
