@@ -222,7 +222,6 @@ func (r *groupRunner) exitStatus(d time.Duration) string {
 	return run.Status()
 }
 
-
 // Kill ends the bot and everything it started, whatever its state, bounded
 // in time (procrun.KillTimeout). Calling it again is harmless.
 func (r *groupRunner) Kill(context.Context) error {
