@@ -218,10 +218,22 @@ type solveOutput struct {
 	analyze, weak, stats bool
 }
 
-// solveWindow returns the number of requests each of jobs workers keeps in
-// flight: one worker queues many, so that easy positions (tens of
-// microseconds each) never wait for a round trip; several queue few, so
-// that no hard position waits behind another while a worker idles.
+// solveChunkSize is the most positions read into one chunk: the unit
+// the reader, the workers and the printer hand each other, so that a hand-
+// over between goroutines (a possible wake-up of a thread) is paid per
+// chunk, not per position. One worker takes chunks of many positions, so
+// that easy positions (microseconds each) never wait for a round trip;
+// several take few, so that no hard position waits behind another while a
+// worker idles.
+func solveChunkSize(jobs int) int {
+	if jobs == 1 {
+		return maxSolveBatch
+	}
+	return 1
+}
+
+// solveWindow returns the number of positions each of jobs workers keeps
+// in flight.
 func solveWindow(jobs int) int {
 	if jobs == 1 {
 		return 4 * maxSolveBatch
@@ -238,124 +250,82 @@ const maxSolveBatch = 64
 // solveWorker is one bot process solving over its own stream.
 type solveWorker struct {
 	stream botapi.SolveStream
-	window chan struct{} // a slot per request in flight
+	window chan struct{} // a slot per position in flight
+}
+
+// solveChunk is lines read together, in input order, and the requests
+// among them (the lines that parsed).
+type solveChunk struct {
+	lines []solveLine
+	reqs  []botapi.SolveRequest
 }
 
 // runSolve reads positions from stdin (parse turns a line into a request
-// or an error), hands each request to whichever worker has a free slot,
-// and prints the answers in input order as soon as each is known.
+// or an error) in chunks, hands each chunk's requests to whichever worker
+// has free slots, and prints the answers in input order as soon as each is
+// known.
 func runSolve(ctx context.Context, workers []*solveWorker, stdin io.Reader, stdout, stderr io.Writer, parse func(string, uint64) solveLine, out solveOutput) int {
 	start := time.Now()
 	var positions, known, nodes int64
 	var inBot time.Duration
-	lines := make(chan solveLine, 64)                     // every line, in input order, to the printer
-	work := make(chan botapi.SolveRequest, maxSolveBatch) // requests, to the first worker with a free slot
-	replies := make(chan botapi.SolveReply, 64)
+	chunk := solveChunkSize(len(workers))
+	chunks := make(chan solveChunk, 16)           // every chunk, in input order, to the printer
+	work := make(chan []botapi.SolveRequest, 16)  // requests, to the first worker with free slots
+	replies := make(chan []botapi.SolveReply, 16) // answers, as they come
 	failed := make(chan error, 2*len(workers)+1)
-	go func() { // read stdin
-		defer close(lines)
-		defer close(work)
-		sc := bufio.NewScanner(stdin)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		var id uint64
-		for sc.Scan() {
-			id++
-			l := parse(sc.Text(), id)
-			if l.err == "" {
-				select {
-				case work <- l.req:
-				case <-ctx.Done():
-					return
-				}
-			}
-			select {
-			case lines <- l:
-			case <-ctx.Done():
-				return
-			}
-		}
-		if err := sc.Err(); err != nil {
-			failed <- fmt.Errorf("read stdin: %w", err)
-		}
-	}()
+	go readSolveChunks(ctx, stdin, chunk, parse, chunks, work, failed)
 	for _, wk := range workers {
-		if bs, ok := wk.stream.(botapi.BatchSolveStream); ok {
-			go wk.sendBatches(ctx, bs, work, failed)
-			go wk.recvBatches(ctx, bs, replies, failed)
-			continue
-		}
-		go func() { // send: one request per free slot
-			defer wk.stream.CloseSend()
-			for {
-				req, ok := wk.next(ctx, work)
-				if !ok {
-					return
-				}
-				if err := wk.stream.Send(req); err != nil {
-					failed <- fmt.Errorf("the bot stopped taking positions: %w", err)
-					return
-				}
-			}
-		}()
-		go func() { // receive: each reply frees a slot
-			for {
-				r, err := wk.stream.Recv()
-				if err != nil {
-					if !errors.Is(err, io.EOF) {
-						failed <- fmt.Errorf("the bot stopped answering: %w", err)
-					}
-					return
-				}
-				<-wk.window
-				select {
-				case replies <- r:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
+		go wk.send(ctx, work, failed)
+		go wk.receive(ctx, replies, failed)
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	done := map[uint64]botapi.SolveReply{}
+	var line []byte
 	for {
-		var l solveLine
+		var c solveChunk
 		var more bool
 		select { // flush what is printed only before waiting
-		case l, more = <-lines:
+		case c, more = <-chunks:
 		default:
 			w.Flush()
-			l, more = <-lines
+			c, more = <-chunks
 		}
 		if !more {
 			break
 		}
-		if l.err != "" {
-			fmt.Fprintf(w, "%s ? %s\n", l.text, l.err)
-			continue
-		}
-		r, ok := done[l.req.ID]
-		for !ok {
-			w.Flush()
-			select {
-			case got := <-replies:
-				done[got.ID] = got
-				r, ok = done[l.req.ID]
-			case err := <-failed:
-				fmt.Fprintln(stderr, "kinrow solve:", err)
-				return 1
-			case <-ctx.Done():
-				fmt.Fprintln(stderr, "kinrow solve:", ctx.Err())
-				return 1
+		for _, l := range c.lines {
+			if l.err != "" {
+				fmt.Fprintf(w, "%s ? %s\n", l.text, l.err)
+				continue
 			}
-		}
-		delete(done, l.req.ID)
-		fmt.Fprintln(w, gtpfront.FormatSolve(l.text, r, out.analyze, out.weak))
-		positions++
-		nodes += r.Nodes
-		inBot += r.Time
-		if r.Known {
-			known++
+			r, ok := done[l.req.ID]
+			for !ok {
+				w.Flush()
+				select {
+				case got := <-replies:
+					for _, g := range got {
+						done[g.ID] = g
+					}
+					r, ok = done[l.req.ID]
+				case err := <-failed:
+					fmt.Fprintln(stderr, "kinrow solve:", err)
+					return 1
+				case <-ctx.Done():
+					fmt.Fprintln(stderr, "kinrow solve:", ctx.Err())
+					return 1
+				}
+			}
+			delete(done, l.req.ID)
+			line = gtpfront.AppendSolve(line[:0], l.text, r, out.analyze, out.weak)
+			line = append(line, '\n')
+			w.Write(line)
+			positions++
+			nodes += r.Nodes
+			inBot += r.Time
+			if r.Known {
+				known++
+			}
 		}
 	}
 	select {
@@ -375,71 +345,166 @@ func runSolve(ctx context.Context, workers []*solveWorker, stdin io.Reader, stdo
 	return 0
 }
 
-// next waits for a free slot, then takes the next request of work; false
-// when ctx ends first or work is closed.
-func (wk *solveWorker) next(ctx context.Context, work <-chan botapi.SolveRequest) (botapi.SolveRequest, bool) {
-	select {
-	case wk.window <- struct{}{}:
-	case <-ctx.Done():
-		return botapi.SolveRequest{}, false
+// readSolveChunks reads stdin's lines into chunks of up to size lines,
+// each passed to the printer (chunks) and its requests to the workers
+// (work). A chunk goes as soon as it is full or nothing more has been read
+// ahead: a line typed by hand is answered at once.
+func readSolveChunks(ctx context.Context, stdin io.Reader, size int, parse func(string, uint64) solveLine, chunks chan<- solveChunk, work chan<- []botapi.SolveRequest, failed chan<- error) {
+	defer close(chunks)
+	defer close(work)
+	r := bufio.NewReaderSize(stdin, 64<<10)
+	c := solveChunk{}
+	emit := func() bool {
+		if len(c.reqs) > 0 {
+			select {
+			case work <- c.reqs:
+			case <-ctx.Done():
+				return false
+			}
+		}
+		select {
+		case chunks <- c:
+		case <-ctx.Done():
+			return false
+		}
+		c = solveChunk{}
+		return true
 	}
-	req, ok := <-work
-	return req, ok
+	var id uint64
+	for {
+		text, err := r.ReadString('\n')
+		if len(text) > 0 || err == nil {
+			if len(text) > 1<<20 {
+				failed <- fmt.Errorf("read stdin: line %d is longer than 1 MiB", id+1)
+				return
+			}
+			id++
+			l := parse(strings.TrimRight(text, "\r\n"), id)
+			if l.err == "" {
+				c.reqs = append(c.reqs, l.req)
+			}
+			c.lines = append(c.lines, l)
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				failed <- fmt.Errorf("read stdin: %w", err)
+			}
+			if len(c.lines) > 0 {
+				emit()
+			}
+			return
+		}
+		if len(c.lines) >= size || r.Buffered() == 0 {
+			if !emit() {
+				return
+			}
+		}
+	}
 }
 
-// sendBatches sends the requests of work in batches: each takes what is
-// ready, as many as the free slots allow, up to maxSolveBatch.
-func (wk *solveWorker) sendBatches(ctx context.Context, bs botapi.BatchSolveStream, work <-chan botapi.SolveRequest, failed chan<- error) {
-	defer bs.CloseSend()
-	batch := make([]botapi.SolveRequest, 0, maxSolveBatch)
+// take waits for work's next requests and for free slots for them: false
+// when ctx ends first or work is closed.
+func (wk *solveWorker) take(ctx context.Context, work <-chan []botapi.SolveRequest) ([]botapi.SolveRequest, bool) {
+	var reqs []botapi.SolveRequest
+	select {
+	case r, ok := <-work:
+		if !ok {
+			return nil, false
+		}
+		reqs = r
+	case <-ctx.Done():
+		return nil, false
+	}
+	return reqs, wk.acquire(ctx, len(reqs))
+}
+
+// acquire waits for n free slots: false when ctx ends first.
+func (wk *solveWorker) acquire(ctx context.Context, n int) bool {
+	for range n {
+		select {
+		case wk.window <- struct{}{}:
+		case <-ctx.Done():
+			return false
+		}
+	}
+	return true
+}
+
+// send sends the requests of work: to a bot that takes batches, a message
+// takes what is ready as the free slots allow, in messages of at most
+// maxSolveBatch positions; to another, one request a message.
+func (wk *solveWorker) send(ctx context.Context, work <-chan []botapi.SolveRequest, failed chan<- error) {
+	defer wk.stream.CloseSend()
+	bs, batches := wk.stream.(botapi.BatchSolveStream)
+	var batch []botapi.SolveRequest
 	for {
-		req, ok := wk.next(ctx, work)
+		reqs, ok := wk.take(ctx, work)
 		if !ok {
 			return
 		}
-		batch = append(batch[:0], req)
-	more:
-		for len(batch) < maxSolveBatch {
+		if !batches {
+			for _, r := range reqs {
+				if err := wk.stream.Send(r); err != nil {
+					failed <- fmt.Errorf("the bot stopped taking positions: %w", err)
+					return
+				}
+			}
+			continue
+		}
+		batch = append(batch[:0], reqs...)
+	more: // a worker of many takes chunks of one: join what else is ready
+		for len(batch) < maxSolveBatch && len(wk.window) < cap(wk.window) {
 			select {
-			case wk.window <- struct{}{}:
+			case reqs, ok := <-work:
+				if !ok {
+					break more
+				}
+				if !wk.acquire(ctx, len(reqs)) {
+					return
+				}
+				batch = append(batch, reqs...)
 			default:
 				break more
 			}
-			select {
-			case req, ok := <-work:
-				if ok {
-					batch = append(batch, req)
-					continue
-				}
-			default:
-			}
-			<-wk.window // nothing ready: give the slot back
-			break
 		}
-		if err := bs.SendBatch(batch); err != nil {
-			failed <- fmt.Errorf("the bot stopped taking positions: %w", err)
-			return
+		for b := batch; len(b) > 0; {
+			n := min(len(b), maxSolveBatch)
+			if err := bs.SendBatch(b[:n]); err != nil {
+				failed <- fmt.Errorf("the bot stopped taking positions: %w", err)
+				return
+			}
+			b = b[n:]
 		}
 	}
 }
 
-// recvBatches passes on the replies, each freeing a slot.
-func (wk *solveWorker) recvBatches(ctx context.Context, bs botapi.BatchSolveStream, replies chan<- botapi.SolveReply, failed chan<- error) {
+// receive passes on the replies as they come, each freeing a slot.
+func (wk *solveWorker) receive(ctx context.Context, replies chan<- []botapi.SolveReply, failed chan<- error) {
+	bs, batches := wk.stream.(botapi.BatchSolveStream)
 	for {
-		rs, err := bs.RecvBatch()
+		var rs []botapi.SolveReply
+		var err error
+		if batches {
+			rs, err = bs.RecvBatch()
+		} else {
+			var r botapi.SolveReply
+			if r, err = wk.stream.Recv(); err == nil {
+				rs = []botapi.SolveReply{r}
+			}
+		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
 				failed <- fmt.Errorf("the bot stopped answering: %w", err)
 			}
 			return
 		}
-		for _, r := range rs {
+		for range rs {
 			<-wk.window
-			select {
-			case replies <- r:
-			case <-ctx.Done():
-				return
-			}
+		}
+		select {
+		case replies <- rs:
+		case <-ctx.Done():
+			return
 		}
 	}
 }

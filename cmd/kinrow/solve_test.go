@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // firstLines returns up to n lines of a shared Connect-4 set, or skips.
@@ -148,5 +150,55 @@ func TestSolveStats(t *testing.T) {
 	}
 	if !regexp.MustCompile(`kinrow solve: 3 positions \(2 solved\) in [0-9.]+ s: [0-9]+ positions/s, [0-9.]+ ms and [0-9]+ nodes per position`).MatchString(stderr.String()) {
 		t.Errorf("stderr lacks the figures:\n%s", stderr.String())
+	}
+}
+
+// TestSolveAnswersATypedLineAtOnce: with stdin left open, each line is
+// answered before the next is written (a position typed by hand, or a
+// program asking one position at a time, never waits for a batch to fill).
+func TestSolveAnswersATypedLineAtOnce(t *testing.T) {
+	cmd := kinrowCmd(t, "solve")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outPipe, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer in.Close()
+	answers := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(outPipe)
+		for sc.Scan() {
+			answers <- sc.Text()
+		}
+		close(answers)
+	}()
+	first := struct{ line, want string }{"4455", "4455 "}
+	if f, err := os.ReadFile("../../../shared/testdata/connect4/Test_L3_R1.txt"); err == nil {
+		fields := strings.Fields(string(f)) // MOVES SCORE S1 … S7
+		first.line, first.want = fields[0], fields[0]+" "+fields[1]
+	}
+	for _, tc := range []struct{ line, want string }{
+		first,
+		{"448 bad", "448 ? "},
+		{"4444444", "4444444 ? "},
+	} {
+		if _, err := io.WriteString(in, tc.line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case got := <-answers:
+			if !strings.HasPrefix(got, tc.want) {
+				t.Errorf("%q: answered %q, want %q…", tc.line, got, tc.want)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%q: no answer while stdin stays open", tc.line)
+		}
 	}
 }

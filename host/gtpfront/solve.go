@@ -20,34 +20,40 @@ type Solver interface {
 // played), with weak only the signs, or "MOVES ? REASON". moves may be ""
 // (the protocol's kinrow-solve leaves it out).
 func FormatSolve(moves string, r botapi.SolveReply, analyze, weak bool) string {
-	prefix := ""
+	return string(AppendSolve(nil, moves, r, analyze, weak))
+}
+
+// AppendSolve appends FormatSolve's line to b: kinrow solve's printer, one
+// buffer for every line.
+func AppendSolve(b []byte, moves string, r botapi.SolveReply, analyze, weak bool) []byte {
 	if moves != "" {
-		prefix = moves + " "
+		b = append(append(b, moves...), ' ')
 	}
 	switch {
 	case r.Error != "":
-		return prefix + "? " + r.Error
+		return append(append(b, "? "...), r.Error...)
 	case !r.Known:
-		return prefix + "? unknown: not solved within the time limit"
+		return append(b, "? unknown: not solved within the time limit"...)
 	}
 	score := r.Score
 	if weak {
 		score = sign(score)
 	}
-	parts := []string{strconv.Itoa(score)}
+	b = strconv.AppendInt(b, int64(score), 10)
 	if analyze {
 		for i, s := range r.Scores {
+			b = append(b, ' ')
 			switch {
 			case i < len(r.Valid) && !r.Valid[i]:
-				parts = append(parts, "-")
+				b = append(b, '-')
 			case weak:
-				parts = append(parts, strconv.Itoa(sign(s)))
+				b = strconv.AppendInt(b, int64(sign(s)), 10)
 			default:
-				parts = append(parts, strconv.Itoa(s))
+				b = strconv.AppendInt(b, int64(s), 10)
 			}
 		}
 	}
-	return prefix + strings.Join(parts, " ")
+	return b
 }
 
 func sign(v int) int {

@@ -389,8 +389,8 @@ type Report struct {
 	Depth int
 	Score int32
 	Best  engine.Move
-	Nodes uint64
-	Exact bool // the score is proved (win, loss, or a draw searched to the end)
+	Nodes uint64 // searched by this call so far
+	Exact bool   // the score is proved (win, loss, or a draw searched to the end)
 }
 
 // BestMove searches pos by iterative deepening until ctx ends or the game
@@ -413,6 +413,7 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 		return engine.NoMove, Report{}, errors.New("no legal move")
 	}
 	empties := s.rules.Cells() - pos.Ply()
+	before := s.nodes // the reports count this call's nodes
 	for depth := 1; depth <= empties; depth++ {
 		s.hitLeaf = false
 		v, err := s.negamax(depth, 0, -Win-1, Win+1)
@@ -420,7 +421,7 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 			break
 		}
 		e, move, ok := s.root()
-		r := Report{Depth: depth, Score: v, Best: move, Nodes: s.nodes,
+		r := Report{Depth: depth, Score: v, Best: move, Nodes: s.nodes - before,
 			Exact: v > Proven || v < -Proven || (!s.hitLeaf && !e.heur)}
 		if !ok || !pos.Legal(r.Best) {
 			r.Best = best.Best

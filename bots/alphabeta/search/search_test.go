@@ -187,3 +187,31 @@ func TestStoppedSolveIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// TestReportNodesPerCall: a search report counts the nodes of its own
+// call, not every node since the searcher was made (a move that hit the
+// table reported billions of nodes in 0 ms). Tic-tac-toe is proved within
+// the call, so each call ends; the second, on a warm table, searches no
+// more than the first.
+func TestReportNodesPerCall(t *testing.T) {
+	r := rules(t, "mnk:3x3x3")
+	s, err := New(r, Options{TTMiB: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := engine.NewPosition(r)
+	var last [2]Report
+	for call := range last {
+		_, rep, err := s.BestMove(context.Background(), pos, func(Report) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.Exact || rep.Nodes == 0 {
+			t.Fatalf("call %d: report %+v, want an exact result and its nodes", call+1, rep)
+		}
+		last[call] = rep
+	}
+	if last[1].Nodes > last[0].Nodes {
+		t.Errorf("second call reports %d nodes, the first %d: the count runs on across calls", last[1].Nodes, last[0].Nodes)
+	}
+}
