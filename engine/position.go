@@ -296,15 +296,31 @@ func (p *Position) winsAt(cell int, c Color) bool {
 	}
 	cols, rows, k := p.rules.Cols, p.rules.Rows, p.rules.K
 	r0, c0 := cell/cols, cell%cols
-	// Directions: horizontal, vertical, diagonal, anti-diagonal.
-	for d := 0; d < 4; d++ {
-		dr, dc := Direction(d)
-		n := 1
-		for r, cc := r0+dr, c0+dc; n < k && r >= 0 && r < rows && cc >= 0 && cc < cols && p.cells[r*cols+cc] == c; r, cc = r+dr, cc+dc {
-			n++
+	cells := p.cells
+	// Each direction (horizontal, vertical, diagonal, anti-diagonal) walks
+	// a step in cells, both ways, as far as the board's edge allows: the
+	// edges are computed once, not tested at every cell.
+	left, right, up, down := c0, cols-1-c0, r0, rows-1-r0
+	for d, step := range [4]int{1, cols, cols + 1, cols - 1} {
+		var fwd, back int
+		switch d {
+		case 0:
+			fwd, back = right, left
+		case 1:
+			fwd, back = down, up
+		case 2:
+			fwd, back = min(right, down), min(left, up)
+		default:
+			fwd, back = min(left, down), min(right, up)
 		}
-		for r, cc := r0-dr, c0-dc; n < k && r >= 0 && r < rows && cc >= 0 && cc < cols && p.cells[r*cols+cc] == c; r, cc = r-dr, cc-dc {
+		n := 1
+		for at := cell + step; fwd > 0 && n < k && cells[at] == c; at += step {
 			n++
+			fwd--
+		}
+		for at := cell - step; back > 0 && n < k && cells[at] == c; at -= step {
+			n++
+			back--
 		}
 		if n >= k {
 			return true

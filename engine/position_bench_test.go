@@ -1,6 +1,10 @@
 package engine
 
-import "testing"
+import (
+	"os"
+	"strings"
+	"testing"
+)
 
 // benchPosition returns a middle-game position of rules with about a third of
 // the first rows filled, and a legal move to play and undo in it.
@@ -147,5 +151,37 @@ func BenchmarkReplay(b *testing.B) {
 		for p.Ply() > 0 {
 			p.Undo()
 		}
+	}
+}
+
+// BenchmarkReplaySet replays, one after the other, the positions of a
+// shared Connect-4 set (Test_L3_R1: 1000 positions of 25 to 37 moves), as
+// kinrow solve's host and bot do for each line: unlike BenchmarkReplay,
+// every position differs, as in a real run. Reported per position.
+func BenchmarkReplaySet(b *testing.B) {
+	data, err := os.ReadFile("../../shared/testdata/connect4/Test_L3_R1.txt")
+	if err != nil {
+		b.Skipf("shared set absent: %v", err)
+	}
+	r := Connect4()
+	var lists [][]Move
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		ms, err := r.ParseMoveList(strings.Fields(line)[0])
+		if err != nil {
+			b.Fatal(err)
+		}
+		lists = append(lists, ms)
+	}
+	p := NewPosition(r)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if err := p.PlayMoveList(lists[i]); err != nil {
+			b.Fatal(err)
+		}
+		for p.Ply() > 0 {
+			p.Undo()
+		}
+		i = (i + 1) % len(lists)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/gtpfront"
@@ -73,18 +74,26 @@ func newPositionParser(rules engine.Rules) *positionParser {
 // moves in notation, or list true when the echo is a move list of digits
 // standing for them.
 func (pp *positionParser) parse(line string) (echo string, moves []string, list bool, err error) {
-	fields := strings.Fields(strings.ReplaceAll(line, ",", " "))
-	if len(fields) == 0 {
-		return "", nil, false, nil
-	}
 	rules := pp.rules
 	var ms []engine.Move
 	if pp.digits {
-		echo = fields[0]
+		// The first field alone, found without splitting the line.
+		isSep := func(r rune) bool { return r == ',' || unicode.IsSpace(r) }
+		echo = strings.TrimLeftFunc(line, isSep)
+		if i := strings.IndexFunc(echo, isSep); i >= 0 {
+			echo = echo[:i]
+		}
+		if echo == "" {
+			return "", nil, false, nil
+		}
 		if ms, err = rules.ParseMoveList(echo); err != nil {
 			return echo, nil, false, err
 		}
 	} else {
+		fields := strings.Fields(strings.ReplaceAll(line, ",", " "))
+		if len(fields) == 0 {
+			return "", nil, false, nil
+		}
 		var used []string
 		for _, f := range fields {
 			m, err := rules.ParseMove(f)
