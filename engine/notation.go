@@ -142,6 +142,9 @@ func (r Rules) FormatMoveList(moves []Move) string {
 // move; on error the moves before the bad one stay played and the error
 // names the bad move's 1-based index.
 func (p *Position) PlayMoveList(moves []Move) error {
+	if len(p.history) == 0 && gravityListFits(p.rules) && p.playListFast(moves) {
+		return nil
+	}
 	for i, m := range moves {
 		if err := p.Apply(m); err != nil {
 			return fmt.Errorf("move %d (%s): %w", i+1, p.rules.FormatMove(m), err)
