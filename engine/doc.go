@@ -18,7 +18,12 @@
 // A Position is a board of any
 // size allowed by those rules: it plays and undoes moves without allocating,
 // detects a win from the last move alone in O(K), and keeps a 64-bit Zobrist
-// hash up to date incrementally. Moves are printed and parsed in one notation
+// hash up to date incrementally. A Connect-X move list replayed from the
+// empty board (PlayMoveList, what kinrow solve's host and every solving bot
+// do for each position) is checked on a bitboard first when the board fits
+// 64 bits, then placed without a line walk per move (gravitylist.go; the
+// same result move by move, checked by a crosscheck test and a fuzz
+// target). Moves are printed and parsed in one notation
 // (column numbers for Connect-X, GTP-style vertices such as "h8" for m,n,k),
 // so the protocol, the solver and the game records agree on every move.
 package engine
