@@ -41,30 +41,40 @@ func hasLine(stones uint64, rows, k int) bool {
 }
 
 // playListFast plays moves from the empty board of a rules that
-// gravityListFits, when they are all legal: it checks them on the
-// bitboard, then places the stones and sets the result once. It returns
-// false, the position untouched, for a list with an illegal move: the
-// caller replays it move by move to say which and why.
+// gravityListFits, when they are all legal: it drops them on the
+// bitboard, checking only for full columns, and then asks once whether a
+// line stood before the last move (the game ended earlier: a later move
+// is illegal) and whether the last move made one. Then it places the
+// stones and sets the result. It returns false, the position untouched,
+// for a list with an illegal move: the caller replays it move by move to
+// say which and why.
 func (p *Position) playListFast(moves []Move) bool {
 	r := p.rules
 	rows, cols, k := r.Rows, r.Cols, r.K
 	h := rows + 1
-	var cur, mask uint64 // the stones of the side to move; all stones
-	result := Open
-	for i, m := range moves {
-		if result != Open || m < 0 || int(m) >= cols {
-			return false // a move after the end, or off the board
+	var cur, mask, last uint64 // the stones of the side to move; all stones; the last stone
+	for _, m := range moves {
+		if m < 0 || int(m) >= cols {
+			return false
 		}
 		col := int(m) * h
 		if mask&(1<<(col+rows-1)) != 0 {
 			return false // the column is full
 		}
 		cur ^= mask // now the opponent's stones
-		mask |= mask + 1<<col
+		last = (mask + 1<<col) &^ mask
+		mask |= last
+	}
+	result := Open
+	if n := len(moves); n > 0 {
+		mover := cur ^ mask // the stones of the side that moved last
+		if n > 2*k-2 && (hasLine(cur, rows, k) || hasLine(mover&^last, rows, k)) {
+			return false // a move after the end of the game
+		}
 		switch {
-		case (i+2)/2 >= k && hasLine(cur^mask, rows, k):
-			result = WinFor(X + Color(i%2))
-		case i+1 == rows*cols:
+		case (n+1)/2 >= k && hasLine(mover, rows, k):
+			result = WinFor(X + Color((n-1)%2))
+		case n == rows*cols:
 			result = Draw
 		}
 	}
