@@ -104,11 +104,15 @@ func (r Rules) ParseMoveList(s string) ([]Move, error) {
 	if r.Gravity() && r.Cols <= 9 && !strings.ContainsAny(s, " ,\t") {
 		moves := make([]Move, 0, len(s))
 		for i := 0; i < len(s); i++ {
-			m, err := r.ParseMove(s[i : i+1])
-			if err != nil {
-				return nil, fmt.Errorf("move %d: %w", i+1, err)
+			if d := int(s[i]) - '0'; d >= 1 && d <= r.Cols {
+				moves = append(moves, Move(d-1)) // a column digit, as ParseMove reads it
+				continue
 			}
-			moves = append(moves, m)
+			_, err := r.ParseMove(s[i : i+1]) // to say why not
+			if err == nil {
+				err = fmt.Errorf("invalid move %q: want %s", s[i:i+1], r.MoveSyntax())
+			}
+			return nil, fmt.Errorf("move %d: %w", i+1, err)
 		}
 		return moves, nil
 	}

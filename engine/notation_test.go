@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -138,6 +139,22 @@ func FuzzParseMoveList(f *testing.F) {
 		rules := []Rules{Connect4(), {MNK, 15, 15, 5, Freestyle}, {ConnectX, 6, 12, 4, Freestyle}}
 		r := rules[int(which)%len(rules)]
 		moves, err := r.ParseMoveList(s)
+		if list := strings.TrimSpace(s); r.Gravity() && r.Cols <= 9 && list != "" && !strings.ContainsAny(list, " ,\t") {
+			// A digit list reads as ParseMove reads each character.
+			var each []Move
+			var eachErr error
+			for i := range len(list) {
+				m, err := r.ParseMove(list[i : i+1])
+				if err != nil {
+					eachErr = err
+					break
+				}
+				each = append(each, m)
+			}
+			if (err == nil) != (eachErr == nil) || (err == nil && !slices.Equal(moves, each)) {
+				t.Fatalf("%q: the list reads %v (%v), each character %v (%v)", s, moves, err, each, eachErr)
+			}
+		}
 		if err != nil {
 			return
 		}
