@@ -113,7 +113,8 @@ bench: build
 
 # kinrow and every bot for the other platforms, into bin/cross/GOOS-GOARCH/
 # (pbrain-kinrow[-NAME] copies beside them, .exe on Windows): Gomocup's
-# managers run pbrain-*.exe files. CI runs it; the build cache keeps it fast.
+# managers run pbrain-*.exe files; every package and its tests are vetted
+# for each platform too. CI runs it; the build cache keeps it fast.
 CROSS ?= windows/amd64 darwin/arm64 linux/arm64
 cross:
 	@set -e; for t in $(CROSS); do \
@@ -127,6 +128,7 @@ cross:
 	    cp -f $$dir/kinrow$$ext $$dir/pbrain-kinrow-$$b$$ext; \
 	  done; \
 	  GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build ./...; \
+	  GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) vet ./...; \
 	done
 
 # The reliability soak (docs/RELIABILITY.md): SOAK_GAMES games at 50 ms a

@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"math/rand/v2"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/kinrow/kinrow/bots/pndb/pns"
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/internal/testcpu"
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
 
@@ -27,9 +27,9 @@ func TestGenMoveKeepsTime(t *testing.T) {
 	var worst, worstCPU time.Duration
 	for i := 0; i < 12 && pos.Result() == engine.Open; i++ {
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-		start, cpu0 := time.Now(), cpuTime(t)
+		start, cpu0 := time.Now(), testcpu.Self(t)
 		m, err := pl.GenMove(ctx, pos, func(botapi.Progress) {})
-		d, cpu := time.Since(start), cpuTime(t)-cpu0
+		d, cpu := time.Since(start), testcpu.Self(t)-cpu0
 		cancel()
 		if err != nil || !pos.Legal(m) {
 			t.Fatalf("move %d: %v %v", i, m, err)
@@ -53,14 +53,4 @@ func TestGenMoveKeepsTime(t *testing.T) {
 		t.Errorf("slowest move %v (%v of CPU), over 300ms for a 200ms move", worst, worstCPU)
 	}
 	t.Logf("slowest move %v (%v of CPU)", worst, worstCPU)
-}
-
-// cpuTime is the CPU time (user and system) the test process has used.
-func cpuTime(t *testing.T) time.Duration {
-	t.Helper()
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		t.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -4,11 +4,21 @@ package main
 
 import (
 	"syscall"
+	"testing"
 
 	"github.com/kinrow/kinrow/host/procrun"
 )
 
 func syscallKill(pid int) error { return syscall.Kill(pid, syscall.SIGKILL) }
+
+// stopProcess stops process pid with SIGSTOP, as a bot frozen by its
+// author or a debugger would be.
+func stopProcess(t *testing.T, pid int) {
+	t.Helper()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+}
 
 func procrunDetect() string { return procrun.Detect().String() }
 

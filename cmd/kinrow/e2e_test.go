@@ -343,9 +343,7 @@ func TestFrozenBotIsKilled(t *testing.T) {
 	h.ok("kinrow-movetime 200")
 	h.ok("kinrow-load x random")
 	pid := childBot(t, h.cmd.Process.Pid)
-	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
+	stopProcess(t, pid)
 	waitStopped(t, pid)
 	start := time.Now()
 	if got := h.ok("genmove x"); got != "resign" {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -40,9 +39,7 @@ func TestFrozenOpponentDoesNotDelayTheMover(t *testing.T) {
 	if got := h.ok("genmove x"); got == "resign" {
 		t.Fatalf("x forfeited: %s", h.ok("kinrow-result"))
 	}
-	if err := syscall.Kill(x, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
+	stopProcess(t, x)
 	waitStopped(t, x)
 
 	start := time.Now()

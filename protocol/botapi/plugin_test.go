@@ -1,3 +1,8 @@
+//go:build linux
+
+// Linux only: the bots run in their own process group with a parent-death
+// signal (Pdeathsig), and are stopped and killed with signals.
+
 package botapi_test
 
 import (

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/internal/testcpu"
 )
 
 // interleave returns the game where the first player plays xs and the
@@ -127,15 +127,6 @@ func TestTacticsOn38x58x12(t *testing.T) {
 	}
 }
 
-// cpuTime is the CPU time the process has used.
-func cpuTime(t *testing.T) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		t.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // TestDeadline: a search on 38x58x12 given 100 ms (and 10 ms) answers in
 // time with a legal move, from the empty board and from random middle
 // games. A loaded machine (make test runs packages in parallel) can keep
@@ -153,9 +144,9 @@ func TestDeadline(t *testing.T) {
 		for _, limit := range []time.Duration{100 * time.Millisecond, 10 * time.Millisecond} {
 			moves := randomOpening(rng, r, plies)
 			ctx, cancel := context.WithTimeout(context.Background(), limit)
-			start, cpu0 := time.Now(), cpuTime(t)
+			start, cpu0 := time.Now(), testcpu.Self(t)
 			rep, err := s.BestMove(ctx, moves, nil)
-			took, cpu := time.Since(start), cpuTime(t)-cpu0
+			took, cpu := time.Since(start), testcpu.Self(t)-cpu0
 			cancel()
 			if err != nil {
 				t.Fatal(err)
@@ -264,9 +255,9 @@ func TestOddSizes(t *testing.T) {
 			limit := 300 * time.Millisecond
 			ctx, cancel := context.WithTimeout(context.Background(), limit)
 			defer cancel()
-			start, cpu0 := time.Now(), cpuTime(t)
+			start, cpu0 := time.Now(), testcpu.Self(t)
 			v, err := s.Solve(ctx, nil, true)
-			took, cpu := time.Since(start), cpuTime(t)-cpu0
+			took, cpu := time.Since(start), testcpu.Self(t)-cpu0
 			switch {
 			case tc.solvable && err != nil:
 				t.Errorf("Solve: %v", err)
