@@ -28,7 +28,9 @@ order:
   MOVES SCORE                  the exact score for the side to move
   MOVES SCORE S1 ... SC        with --analyze: the score of each column ('-': full)
   MOVES 1|0|-1                 with --weak: win, draw or loss only
-  MOVES ? REASON               a bad line, or a position not solved in --timeout
+  MOVES ? REASON               a bad line (one longer than 1 MiB too, named
+                               by its first 32 bytes), or a position not
+                               solved in --timeout
 
 Scores: positive, the side to move wins (the earlier the higher: on R×C,
 floor((R·C+1)/2) + 1 − its stones at the win, 22 − stones on 6×7); 0, draw;
@@ -381,14 +383,15 @@ func readSolveChunks(ctx context.Context, stdin io.Reader, size int, parse func(
 	}
 	var id uint64
 	for {
-		text, err := r.ReadString('\n')
+		text, long, err := readSolveLine(r)
 		if len(text) > 0 || err == nil {
-			if len(text) > 1<<20 {
-				failed <- fmt.Errorf("read stdin: line %d is longer than 1 MiB", id+1)
-				return
-			}
 			id++
-			l := parse(strings.TrimRight(text, "\r\n"), id)
+			var l solveLine
+			if long {
+				l = solveLine{text: text, err: fmt.Sprintf("line %d is longer than %d bytes, the most a line may hold; it is skipped", id, maxSolveLine)}
+			} else {
+				l = parse(strings.TrimRight(text, "\r\n"), id)
+			}
 			if l.err == "" {
 				c.reqs = append(c.reqs, l.req)
 			}
@@ -407,6 +410,34 @@ func readSolveChunks(ctx context.Context, stdin io.Reader, size int, parse func(
 			if !emit() {
 				return
 			}
+		}
+	}
+}
+
+// maxSolveLine is the longest input line kinrow solve reads: far more
+// than the longest move list of the largest board (70×70: 4,900 moves).
+const maxSolveLine = 1 << 20
+
+// readSolveLine reads the next line of r with its newline. A line longer
+// than maxSolveLine is read to its end and dropped: long is true and line
+// holds its first 32 bytes and "…", to name it.
+func readSolveLine(r *bufio.Reader) (line string, long bool, err error) {
+	var b []byte
+	for {
+		part, err := r.ReadSlice('\n')
+		if !long {
+			if len(b)+len(part) > maxSolveLine {
+				long = true
+				b = append(b[:min(len(b), 32)], part[:min(len(part), 32-min(len(b), 32))]...)
+			} else {
+				b = append(b, part...)
+			}
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			if long {
+				return string(b) + "…", true, err
+			}
+			return string(b), false, err
 		}
 	}
 }

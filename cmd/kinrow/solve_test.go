@@ -202,3 +202,21 @@ func TestSolveAnswersATypedLineAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveSurvivesALongLine: a line of 2 MiB is answered as a bad line
+// and the run goes on (before, kinrow solve stopped with exit 1 at it).
+func TestSolveSurvivesALongLine(t *testing.T) {
+	cmd := kinrowCmd(t, "solve")
+	cmd.Stdin = strings.NewReader("4455\n" + strings.Repeat("4", 2<<20) + "\n44\n")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, stderr.String())
+	}
+	got := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(got) != 3 || !regexp.MustCompile(`^4455 -?\d+$`).MatchString(got[0]) ||
+		!strings.Contains(got[1], " ? line 2 is longer than") || !regexp.MustCompile(`^44 -?\d+$`).MatchString(got[2]) {
+		t.Errorf("answers %.300q, want 4455's score, line 2 refused, 44's score", got)
+	}
+}

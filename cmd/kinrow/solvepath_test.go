@@ -227,3 +227,38 @@ func TestReadSolveChunks(t *testing.T) {
 	default:
 	}
 }
+
+// TestSolveLongLineIsABadLine: a line over maxSolveLine is answered as a
+// bad line, named by its first bytes, and the lines after it are still
+// solved (before, it ended the run: "token too long").
+func TestSolveLongLineIsABadLine(t *testing.T) {
+	long := strings.Repeat("4", maxSolveLine+1)
+	for _, tc := range []struct {
+		name, in string
+		want     []string
+	}{
+		{"between two lines", "44\n" + long + "\n4455\n", []string{"44 2", strings.Repeat("4", 32) + "… ? line 2 is longer than 1048576 bytes", "4455 4"}},
+		{"last, without newline", "44\n" + long, []string{"44 2", strings.Repeat("4", 32) + "… ? line 2 is longer"}},
+		{"exactly the most", strings.Repeat("1", maxSolveLine-1) + "\n", []string{strings.Repeat("1", maxSolveLine-1) + " " + strconv.Itoa(maxSolveLine-1)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFakeSolveStream()
+			workers := []*solveWorker{{stream: fakeBatchStream{f}, window: make(chan struct{}, solveWindow(1))}}
+			var out, errs strings.Builder
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if code := runSolve(ctx, workers, strings.NewReader(tc.in), &out, &errs, testSolveParse, solveOutput{}); code != 0 {
+				t.Fatalf("exit %d: %s", code, errs.String())
+			}
+			got := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+			if len(got) != len(tc.want) {
+				t.Fatalf("%d answers, want %d: %.200q", len(got), len(tc.want), got)
+			}
+			for i, w := range tc.want {
+				if !strings.HasPrefix(got[i], w) {
+					t.Errorf("answer %d: %.120q, want %.120q…", i+1, got[i], w)
+				}
+			}
+		})
+	}
+}
