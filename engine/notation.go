@@ -108,10 +108,7 @@ func (r Rules) ParseMoveList(s string) ([]Move, error) {
 				moves = append(moves, Move(d-1)) // a column digit, as ParseMove reads it
 				continue
 			}
-			_, err := r.ParseMove(s[i : i+1]) // to say why not
-			if err == nil {
-				err = fmt.Errorf("invalid move %q: want %s", s[i:i+1], r.MoveSyntax())
-			}
+			_, err := r.ParseMove(s[i : i+1]) // refuses it too, and says why
 			return nil, fmt.Errorf("move %d: %w", i+1, err)
 		}
 		return moves, nil

@@ -288,62 +288,44 @@ func (p *Position) LegalMoves(dst []Move) []Move {
 // black in renju.
 func (p *Position) WinsAt(cell int, c Color) bool { return p.winsAt(cell, c) }
 
-// winsAt counts c's stones through cell in the four directions, stopping at
-// K (K+1 when only exactly K wins, to see an overline).
+// winsAt tells whether c's stones through cell make a winning line: K or
+// more in a row, or exactly K where the line rule wants exactly K for c
+// (each direction then counts to K+1, to see an overline).
 func (p *Position) winsAt(cell int, c Color) bool {
-	if p.rules.Line.ExactFor(c) {
-		return p.winsExactlyAt(cell, c)
-	}
 	cols, rows, k := p.rules.Cols, p.rules.Rows, p.rules.K
+	most := k
+	if p.rules.Line.ExactFor(c) {
+		most = k + 1
+	}
 	r0, c0 := cell/cols, cell%cols
 	cells := p.cells
 	// Each direction (horizontal, vertical, diagonal, anti-diagonal) walks
 	// a step in cells, both ways, as far as the board's edge allows: the
-	// edges are computed once, not tested at every cell.
-	left, right, up, down := c0, cols-1-c0, r0, rows-1-r0
+	// edges are computed once, not tested at every cell. Row 0 is the
+	// bottom: a step of +cols goes up.
+	left, right, below, above := c0, cols-1-c0, r0, rows-1-r0
 	for d, step := range [4]int{1, cols, cols + 1, cols - 1} {
 		var fwd, back int
 		switch d {
 		case 0:
 			fwd, back = right, left
 		case 1:
-			fwd, back = down, up
+			fwd, back = above, below
 		case 2:
-			fwd, back = min(right, down), min(left, up)
+			fwd, back = min(right, above), min(left, below)
 		default:
-			fwd, back = min(left, down), min(right, up)
+			fwd, back = min(left, above), min(right, below)
 		}
 		n := 1
-		for at := cell + step; fwd > 0 && n < k && cells[at] == c; at += step {
+		for at := cell + step; fwd > 0 && n < most && cells[at] == c; at += step {
 			n++
 			fwd--
 		}
-		for at := cell - step; back > 0 && n < k && cells[at] == c; at -= step {
+		for at := cell - step; back > 0 && n < most && cells[at] == c; at -= step {
 			n++
 			back--
 		}
-		if n >= k {
-			return true
-		}
-	}
-	return false
-}
-
-// winsExactlyAt tells whether c's stones through cell make a line of
-// exactly K in one of the four directions.
-func (p *Position) winsExactlyAt(cell int, c Color) bool {
-	cols, rows, k := p.rules.Cols, p.rules.Rows, p.rules.K
-	r0, c0 := cell/cols, cell%cols
-	for d := 0; d < 4; d++ {
-		dr, dc := Direction(d)
-		n := 1
-		for r, cc := r0+dr, c0+dc; n <= k && r >= 0 && r < rows && cc >= 0 && cc < cols && p.cells[r*cols+cc] == c; r, cc = r+dr, cc+dc {
-			n++
-		}
-		for r, cc := r0-dr, c0-dc; n <= k && r >= 0 && r < rows && cc >= 0 && cc < cols && p.cells[r*cols+cc] == c; r, cc = r-dr, cc-dc {
-			n++
-		}
-		if n == k {
+		if n == k { // n stops at most: K+1 is an overline where exactly K wins
 			return true
 		}
 	}

@@ -426,11 +426,8 @@ func readSolveLine(r *bufio.Reader) (line string, long bool, err error) {
 	for {
 		part, err := r.ReadSlice('\n')
 		if !long {
-			if len(b)+len(part) > maxSolveLine {
-				long = true
-				b = append(b[:min(len(b), 32)], part[:min(len(part), 32-min(len(b), 32))]...)
-			} else {
-				b = append(b, part...)
+			if b = append(b, part...); len(b) > maxSolveLine {
+				long, b = true, b[:32]
 			}
 		}
 		if !errors.Is(err, bufio.ErrBufferFull) {

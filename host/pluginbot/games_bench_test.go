@@ -10,6 +10,7 @@ import (
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/match"
 	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/internal/testcpu"
 )
 
 // inProcessRandom is a random player without a plugin boundary: the
@@ -51,12 +52,12 @@ func benchGames(b *testing.B, loader match.Loader, concurrency int) {
 		Clock: referee.Clock{MoveTime: time.Second}, Loader: loader,
 	}
 	b.ResetTimer()
-	cpu0, t0 := cpuTime(), time.Now()
+	cpu0, t0 := testcpu.Self(b), time.Now()
 	sum, err := match.Run(context.Background(), cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
-	elapsed, cpu := time.Since(t0), cpuTime()-cpu0
+	elapsed, cpu := time.Since(t0), testcpu.Self(b)-cpu0
 	if sum.Games != b.N {
 		b.Fatalf("%d games of %d", sum.Games, b.N)
 	}

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package pluginbot
-
-import "time"
-
-// cpuTime is not measured here: the benchmarks report 0 host CPU.
-func cpuTime() time.Duration { return 0 }
