@@ -16,13 +16,16 @@ import (
 )
 
 // containFlags are what every host subcommand holds its bots to:
-// --bot-memory, --bot-env, --verify-bots, --bot-suspend, --bot-mtls.
+// --bot-memory, --bot-env, --verify-bots, --bot-suspend, --bot-mtls,
+// --sandbox, --bot-network.
 type containFlags struct {
 	memory  memoryFlag
 	env     envFlag
 	verify  bool
 	suspend suspendFlag
 	mtls    bool
+	sandbox sandboxFlag
+	network bool
 }
 
 func (c *containFlags) register(fs *flag.FlagSet) {
@@ -30,11 +33,33 @@ func (c *containFlags) register(fs *flag.FlagSet) {
 	fs.Var(&c.env, "bot-env", "pass host environment variable NAME through to the bots (repeatable; bots get only PATH, HOME, TMPDIR, LANG and KINROW_* otherwise)")
 	fs.BoolVar(&c.verify, "verify-bots", false, "refuse a bot without a matching SHA-256 in "+pluginbot.LockFile+" beside it (kinrow bots lock)")
 	fs.BoolVar(&c.mtls, "bot-mtls", false, "talk to plugin bots over mutual TLS (a certificate per bot; docs/RELIABILITY.md)")
+	fs.Var(&c.sandbox, "sandbox", "run each bot in a sandbox: auto (the default: the full sandbox where the kernel allows it, else what it can, logged), require (refuse a bot without the full sandbox) or off (docs/RELIABILITY.md)")
+	fs.BoolVar(&c.network, "bot-network", false, "let sandboxed bots use the host's network (otherwise they have a loopback of their own only)")
 	fs.Var(&c.suspend, "bot-suspend", "suspend plugin bots, with everything they started, from their answer to their next request (no thinking on the opponent's time); --bot-suspend=NAME,NAME for those bots only")
 }
 
 func (c *containFlags) containment() pluginbot.Containment {
-	return pluginbot.Containment{Memory: int64(c.memory), Env: c.env, SuspendAll: c.suspend.all, Suspend: c.suspend.names, MTLS: c.mtls}
+	return pluginbot.Containment{Memory: int64(c.memory), Env: c.env, SuspendAll: c.suspend.all, Suspend: c.suspend.names, MTLS: c.mtls,
+		Sandbox: c.sandbox.mode, Network: c.network}
+}
+
+// sandboxFlag is --sandbox=auto|require|off.
+type sandboxFlag struct{ mode procrun.SandboxMode }
+
+func (s *sandboxFlag) String() string {
+	if s == nil {
+		return "auto"
+	}
+	return s.mode.String()
+}
+
+func (s *sandboxFlag) Set(v string) error {
+	m, err := procrun.ParseSandboxMode(v)
+	if err != nil {
+		return err
+	}
+	s.mode = m
+	return nil
 }
 
 // suspendFlag is --bot-suspend: alone (or =true) every plugin bot,
@@ -108,8 +133,24 @@ func (e *envFlag) Set(s string) error {
 }
 
 // logContainment says at start-up how the bots are held.
-func logContainment(log hclog.Logger) {
-	log.Info("bot containment", "in force", procrun.Detect().String())
+func logContainment(log hclog.Logger, mode procrun.SandboxMode) {
+	sb := "off (--sandbox=off)"
+	if mode != procrun.SandboxOff {
+		sb = procrun.SandboxDetect().String()
+	}
+	log.Info("bot containment", "in force", procrun.Detect().String(), "sandbox", sb)
+}
+
+// checkSandbox refuses to go on under --sandbox=require without the full
+// sandbox, saying what is missing.
+func checkSandbox(mode procrun.SandboxMode) error {
+	if mode != procrun.SandboxRequire {
+		return nil
+	}
+	if st := procrun.SandboxDetect(); !st.Full {
+		return fmt.Errorf("--sandbox=require: no bot can start here: the sandbox is %s", st)
+	}
+	return nil
 }
 
 // doctorCmd prints how bots are contained on this machine.
@@ -139,6 +180,8 @@ func doctorCmd(args []string, stdout, stderr io.Writer) int {
 	if c.Why != "" {
 		fmt.Fprintln(stdout, "  no cgroup because:", c.Why)
 	}
+	sb := procrun.SandboxDetect()
+	fmt.Fprintln(stdout, "sandbox:", sb.String())
 	exe, _ := os.Executable()
 	f := botpath.Default(os.Getenv(botpath.EnvVar), exe)
 	fmt.Fprintln(stdout, "bot directories:", f.Dirs)

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,7 +64,7 @@ func waitNoEscaped(t *testing.T, tmp, when string) {
 func TestEscaperLeavesNothing(t *testing.T) {
 	for _, how := range []string{"setsid", "doublefork"} {
 		t.Run(how+"/quit", func(t *testing.T) {
-			h := startHost(t)
+			h := startHost(t, "--sandbox=off")
 			h.ok("rules tictactoe")
 			h.ok("kinrow-movetime 100")
 			h.ok("kinrow-load o escaper how=" + how)
@@ -79,7 +80,7 @@ func TestEscaperLeavesNothing(t *testing.T) {
 			waitNoEscaped(t, h.tmp, "after quit")
 		})
 		t.Run(how+"/forfeit", func(t *testing.T) {
-			h := startHost(t, "--grace", "100ms")
+			h := startHost(t, "--sandbox=off", "--grace", "100ms")
 			h.ok("rules tictactoe")
 			// Time for the escape itself on a loaded machine, then the
 			// timeout.
@@ -121,7 +122,7 @@ func TestEscaperInMatch(t *testing.T) {
 			const games = 4
 			cmd := kinrowCmd(t, "match", "--rules", "tictactoe", "--bot", "random", "--bot", "escaper",
 				"--bot-opt", "escaper:mode=hang", "--bot-opt", "escaper:how="+how, "--games", strconv.Itoa(games),
-				"--movetime", "500ms", "--grace", "100ms", "--format", "json")
+				"--movetime", "500ms", "--grace", "100ms", "--format", "json", "--sandbox=off")
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
 			start := time.Now()
@@ -146,7 +147,7 @@ func TestEscaperInMatch(t *testing.T) {
 // 2.95 s against timeout_turn 1000, and its escaped children outlived END.
 // Now each TURN is answered in time and END leaves nothing behind.
 func TestEscaperPbrain(t *testing.T) {
-	cmd := kinrowCmd(t, "pbrain", "--bot", "escaper", "--log-level", "warn")
+	cmd := kinrowCmd(t, "pbrain", "--bot", "escaper", "--log-level", "warn", "--sandbox=off")
 	in, answer, stderr := pbrainSession(t, cmd)
 	if got := answer("START 15"); got != "OK" {
 		t.Fatalf("START 15: %q", got)
@@ -209,7 +210,7 @@ func pbrainSession(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, func(string) st
 // Issue 14: the host gained 3 fds and a socket file per game against the
 // escaper (28 → 178 fds in 57 games); now nothing grows.
 func TestEscaperNoFdGrowth(t *testing.T) {
-	h := startHost(t)
+	h := startHost(t, "--sandbox=off")
 	pid := h.cmd.Process.Pid
 	game := func() {
 		h.ok("rules tictactoe")
@@ -335,6 +336,55 @@ func TestHandshakeAddressRefused(t *testing.T) {
 	h.ok("kinrow-load o random")
 }
 
+// Issue 23: the handshake check read only the path's text, so a symbolic
+// link inside the bot's private socket directory, pointing at another
+// process's unix socket, was dialled (the foreign listener received the
+// host's HTTP/2 preface). Now the socket is opened without following a
+// link and that very file dialled; the link is refused by name. With and
+// without the sandbox: it is the host that dials.
+func TestHandshakeSymlinkRefused(t *testing.T) {
+	for _, mode := range []string{"off", "auto"} {
+		t.Run(mode, func(t *testing.T) {
+			dir, err := os.MkdirTemp("", "kf") // short: unix socket paths are limited
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			sock := filepath.Join(dir, "foreign.sock")
+			ln, err := net.Listen("unix", sock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			dialled := make(chan struct{}, 1)
+			go func() {
+				for {
+					c, err := ln.Accept()
+					if err != nil {
+						return
+					}
+					c.Close()
+					select {
+					case dialled <- struct{}{}:
+					default:
+					}
+				}
+			}()
+			t.Setenv("KINROW_BADADDR", "link")
+			t.Setenv("KINROW_BADADDR_TARGET", sock)
+			h := startHost(t, "--sandbox="+mode)
+			h.ok("rules tictactoe")
+			h.fail("kinrow-load o badaddr", "symbolic link, which is not followed")
+			select {
+			case <-dialled:
+				t.Error("the host dialled the foreign socket the bot's link points at")
+			case <-time.After(200 * time.Millisecond):
+			}
+			h.ok("kinrow-load o random")
+		})
+	}
+}
+
 // kinrow bots lock writes the bots' SHA-256 beside them; a bot changed
 // since is refused before it runs, and --verify-bots refuses bots without
 // a lock file.
@@ -439,7 +489,7 @@ func TestBotSuspendStopsThinkingOnOpponentsTime(t *testing.T) {
 	if c := procrunDetect(); !strings.Contains(c, "suspend all: yes") {
 		t.Skipf("neither cgroup.freeze nor SIGSTOP of a bot's processes works here (%s)", c)
 	}
-	h := startHost(t, "--bot-suspend=spinner")
+	h := startHost(t, "--bot-suspend=spinner", "--sandbox=off")
 	pidfile := filepath.Join(h.tmp, "child.pid")
 	h.ok("rules tictactoe")
 	h.ok("kinrow-movetime 2000")
@@ -481,7 +531,7 @@ func TestPbrainBotSuspend(t *testing.T) {
 		t.Skipf("neither cgroup.freeze nor SIGSTOP of a bot's processes works here (%s)", c)
 	}
 	pidfile := filepath.Join(t.TempDir(), "child.pid")
-	cmd := kinrowCmd(t, "pbrain", "--bot", "spinner", "--bot-opt", "pidfile="+pidfile, "--bot-suspend", "--log-level", "warn")
+	cmd := kinrowCmd(t, "pbrain", "--bot", "spinner", "--bot-opt", "pidfile="+pidfile, "--bot-suspend", "--log-level", "warn", "--sandbox=off")
 	in, answer, stderr := pbrainSession(t, cmd)
 	if got := answer("START 15"); got != "OK" {
 		t.Fatalf("START 15: %q", got)

@@ -190,7 +190,7 @@ func TestEngineManifestPlaysMatch(t *testing.T) {
 			}
 		}
 	}()
-	pairs, recs := runEngineMatch(t, dir, "--rules", "gomoku", "--bot", "brain", "--bot", "mics", "--games", "2", "--movetime", "150ms")
+	pairs, recs := runEngineMatch(t, dir, "--rules", "gomoku", "--bot", "brain", "--bot", "mics", "--games", "2", "--movetime", "150ms", "--sandbox=off")
 	close(done)
 	if !<-stopped {
 		t.Errorf("the brain was never seen stopped (SIGSTOP or a frozen cgroup) while mics thought")
@@ -323,7 +323,7 @@ func TestEnginesInServe(t *testing.T) {
 		"nested": fmt.Sprintf("command = [%q, \"serve\", \"--bot\", \"random\"]\nprotocol = \"kinrow\"\nrules = [\"connect4\"]\n", filepath.Join(binDir, "kinrow")),
 		"nocmd":  "protocol = \"gomocup\"\nrules = [\"gomoku\"]\n",
 	})
-	h := startEngineHost(t, dir)
+	h := startEngineHost(t, dir, "--sandbox=off") // the brain writes its transcript beside its manifest
 	bots := h.ok("kinrow-bots")
 	for _, want := range []string{"brain\n", "nested\n", "nocmd (broken: manifest " + filepath.Join(dir, "nocmd.engine.toml") + ": command: missing", "\nrandom"} {
 		if !strings.Contains(bots, want) {
@@ -369,6 +369,12 @@ func TestEnginesInServe(t *testing.T) {
 // The Python bot of docs/BOTS.md, extracted and run as a kinrow-protocol
 // engine, plays out a match against random.
 func TestPythonBotFromTheDocs(t *testing.T) {
+	if _, err := os.Stat("/usr/bin/python3"); err == nil {
+		// The sandbox shows the engine the system directories: a python3
+		// found first elsewhere (a pyenv shim under /root) would need a
+		// read = [...] in the manifest (docs/BOTS.md).
+		t.Setenv("PATH", "/usr/bin:"+os.Getenv("PATH"))
+	}
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 is not installed")

@@ -237,7 +237,11 @@ func TestJavaPlayersPlayMatches(t *testing.T) {
 			os.Remove(trace)
 			pairs, recs, log := runJavaMatch(t, dir, []string{"KINROW_TEST_TRACE=" + trace, "TMPDIR=" + tmp},
 				"--rules", tt.rules, "--bot", tt.bot, "--bot", "random", "--games", "2", "--movetime", "2s",
-				"--bot-opt", fmt.Sprintf("%s:fresh=%t", tt.bot, tt.fresh))
+				"--bot-opt", fmt.Sprintf("%s:fresh=%t", tt.bot, tt.fresh),
+				// The players write a trace, and the bridge its working
+				// directory, where the test can see them: outside the
+				// sandbox (TestJavaPlayerInSandbox plays inside it).
+				"--sandbox=off")
 			if len(pairs) != 1 || pairs[0].Games != 2 || len(recs) != 2 {
 				t.Fatalf("pairings %+v, %d records", pairs, len(recs))
 			}

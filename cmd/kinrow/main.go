@@ -135,7 +135,10 @@ func (h *hostFlags) logger(stderr io.Writer) (hclog.Logger, error) {
 }
 
 func (h *hostFlags) loader(log hclog.Logger) (*pluginbot.Loader, error) {
-	logContainment(log)
+	logContainment(log, h.contain.sandbox.mode)
+	if err := checkSandbox(h.contain.sandbox.mode); err != nil {
+		return nil, err
+	}
 	exe, _ := os.Executable()
 	return pluginbot.NewLoader(pluginbot.LoaderConfig{
 		Finder:           botpath.Default(os.Getenv(botpath.EnvVar), exe),

@@ -72,6 +72,15 @@ type Config struct {
 	// Env names host environment variables passed through to the engine
 	// beyond the minimal environment (procrun.MinimalEnv).
 	Env []string
+	// Sandbox is --sandbox: the engine's sandbox (procrun.Sandbox) is
+	// auto (the default), required or off.
+	Sandbox procrun.SandboxMode
+	// Network gives the engine the host's network under the sandbox
+	// (--bot-network; a manifest's network = true does too).
+	Network bool
+	// Exe, when set, is the engine's executable, open and verified
+	// (--verify-bots): it is what runs. Start takes it over and closes it.
+	Exe *os.File
 }
 
 // driver speaks one protocol to the engine.
@@ -146,6 +155,9 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.StartTimeout <= 0 {
 		cfg.StartTimeout = DefaultStartTimeout
 	}
+	if cfg.Exe != nil {
+		defer cfg.Exe.Close() // the engine holds its own copy once started
+	}
 	opts, err := Options(m, cfg.Options)
 	if err != nil {
 		return nil, err
@@ -157,7 +169,8 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	argv := append([]string{exe}, m.Command[1:]...)
 	log := cfg.Logger.Named(cfg.Display)
 	env := procrun.MinimalEnv(os.Environ(), cfg.Env, nil)
-	proc, err := startProcess(ctx, argv, m.Dir, env, procrun.Config{Name: "engine " + m.Name, Memory: cfg.Memory}, log)
+	limits := procrun.Config{Name: "engine " + m.Name, Memory: cfg.Memory, Sandbox: Sandbox(m, argv, cfg)}
+	proc, err := startProcess(ctx, argv, m.Dir, env, limits, log)
 	if err != nil {
 		return nil, fmt.Errorf("engine %s: %w", m.Name, err)
 	}

@@ -85,7 +85,7 @@ func start(t *testing.T, m *manifest.Manifest, display string, log hclog.Logger)
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	e, err := Start(ctx, Config{Manifest: m, Display: display, Logger: log})
+	e, err := Start(ctx, Config{Sandbox: procrun.SandboxOff, Manifest: m, Display: display, Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -439,11 +439,11 @@ func TestStartFailures(t *testing.T) {
 	// A Gomocup brain is no kinrow engine.
 	m2 := setup(t, "notkinrow", "kinrow", `"connect4"`)
 	m2.Command[0] = filepath.Join(binDir, "gomocupbrain")
-	if _, err := Start(ctx, Config{Manifest: m2}); err == nil || !strings.Contains(err.Error(), "does not speak the kinrow protocol") {
+	if _, err := Start(ctx, Config{Sandbox: procrun.SandboxOff, Manifest: m2}); err == nil || !strings.Contains(err.Error(), "does not speak the kinrow protocol") {
 		t.Errorf("gomocup brain as a kinrow engine: %v", err)
 	}
 	// Options are checked against the protocol at load time.
-	if _, err := Start(ctx, Config{Manifest: m, Options: map[string]string{"time_left": "5"}}); err == nil || !strings.Contains(err.Error(), "the host sets INFO time_left itself") {
+	if _, err := Start(ctx, Config{Sandbox: procrun.SandboxOff, Manifest: m, Options: map[string]string{"time_left": "5"}}); err == nil || !strings.Contains(err.Error(), "the host sets INFO time_left itself") {
 		t.Errorf("reserved option: %v", err)
 	}
 	// A program that exits at once: the game is refused, saying how it exited.
@@ -458,7 +458,7 @@ func TestStartFailures(t *testing.T) {
 	// A program that is gone.
 	m3 := setup(t, "gone", "gomocup", `"gomoku"`)
 	m3.Command[0] = filepath.Join(m3.Dir, "nosuch")
-	if _, err := Start(ctx, Config{Manifest: m3}); err == nil || !strings.Contains(err.Error(), "no such file") {
+	if _, err := Start(ctx, Config{Sandbox: procrun.SandboxOff, Manifest: m3}); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("missing program: %v", err)
 	}
 }
@@ -521,7 +521,7 @@ rules = ["gomoku"]`), "forker", t.TempDir())
 	}
 	cycle := func(close bool) {
 		for _, m := range []*manifest.Manifest{mg, mk} {
-			e, err := Start(ctx, Config{Manifest: m})
+			e, err := Start(ctx, Config{Sandbox: procrun.SandboxOff, Manifest: m})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -554,7 +554,7 @@ rules = ["gomoku"]`), "forker", t.TempDir())
 	if g1 > g0+2 || f1 > f0+2 {
 		t.Errorf("after 12 engines started and stopped: goroutines %d -> %d, fds %d -> %d", g0, g1, f0, f1)
 	}
-	e, err := Start(ctx, Config{Manifest: mf})
+	e, err := Start(ctx, Config{Sandbox: procrun.SandboxOff, Manifest: mf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -637,7 +637,7 @@ func TestGomocupToldItsMemoryCap(t *testing.T) {
 	m := setup(t, "capped", "gomocup", `"mnk:9x9x5"`)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	e, err := Start(ctx, Config{Manifest: m, Display: "capped", Memory: 256 << 20})
+	e, err := Start(ctx, Config{Sandbox: procrun.SandboxOff, Manifest: m, Display: "capped", Memory: 256 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}

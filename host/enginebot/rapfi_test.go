@@ -12,6 +12,7 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
+	"github.com/kinrow/kinrow/host/procrun"
 	"github.com/kinrow/kinrow/host/referee"
 )
 
@@ -100,7 +101,7 @@ func TestToleranceIsWhatSavesIt(t *testing.T) {
 	tol := 600 * time.Millisecond
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	e2, err := Start(ctx, Config{Manifest: m2, Tolerance: &tol})
+	e2, err := Start(ctx, Config{Sandbox: procrun.SandboxOff, Manifest: m2, Tolerance: &tol})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +208,7 @@ func TestSilentAbout(t *testing.T) {
 	m := setup(t, "mute", "gomocup", `"mnk:9x9x5"`, "-mute-about")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	e, err := Start(ctx, Config{Manifest: m, StartTimeout: 400 * time.Millisecond})
+	e, err := Start(ctx, Config{Sandbox: procrun.SandboxOff, Manifest: m, StartTimeout: 400 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,13 +7,25 @@
 //	suspend  = true                        # SIGSTOP while the opponent thinks
 //	strength = 50                          # for the choice of a default bot
 //	tolerance = "1s"                       # gomocup: accepted past timeout_turn
+//	network  = false                       # under the sandbox: the host's network
+//	read     = ["weights"]                 # under the sandbox: more paths to read
+//	workdir  = "manifest"                  # or "private": its own /tmp
 //	[options]                              # passed to the engine
 //	max_memory = 350000000
 //
 // command[0] that is an absolute path is used as is; one with a slash is
 // relative to the manifest's directory; a bare name is the file of that name
 // in the manifest's directory if there is one, and is otherwise looked up on
-// $PATH (so "python3" works). The engine runs in the manifest's directory.
+// $PATH (so "python3" works). The engine runs in the manifest's directory
+// (workdir = "manifest", the default), or in its private writable /tmp
+// (workdir = "private").
+//
+// Under the host's sandbox (host/procrun) an engine sees read-only the
+// system directories, its manifest's directory, its executable's, every
+// path its command names (an argument, or a part of one between ':' or
+// after '=', that is an existing absolute path, or one relative to the
+// manifest's directory) and the paths of read; and writable only its
+// private /tmp. network = true gives it the host's network.
 //
 // protocol "gomocup" is the Gomocup brain protocol (protocol/gomocup); such
 // an engine plays five in a row on m,n,k boards, so its rules must be

@@ -31,7 +31,7 @@ const (
 )
 
 // Keys lists the top-level keys a manifest may have.
-var keys = []string{"command", "protocol", "rules", "options", "suspend", "strength", "tolerance", "max_memory", "env"}
+var keys = []string{"command", "protocol", "rules", "options", "suspend", "strength", "tolerance", "max_memory", "env", "network", "read", "workdir"}
 
 // MaxTolerance bounds a Gomocup engine's tolerance.
 const MaxTolerance = time.Minute
@@ -74,6 +74,16 @@ type Manifest struct {
 	// Env names host environment variables passed through to the engine
 	// beyond the minimal environment (key env, e.g. env = ["OMP_NUM_THREADS"]).
 	Env []string
+	// Network lets the engine use the host's network under the sandbox
+	// (key network; default false: a loopback of its own only).
+	Network bool
+	// Read lists paths the engine sees read-only under the sandbox beyond
+	// its manifest's directory, its executable's and the paths its command
+	// names (key read; relative paths are resolved against Dir).
+	Read []string
+	// PrivateWorkDir runs the engine in its private /tmp instead of the
+	// manifest's directory (key workdir = "private"; default "manifest").
+	PrivateWorkDir bool
 }
 
 // Parse reads a manifest's text. name is the bot's name and dir the
@@ -160,6 +170,43 @@ func Parse(data []byte, name, dir string) (*Manifest, error) {
 				return nil, fmt.Errorf("env[%d]: %w", i, err)
 			}
 			m.Env = append(m.Env, name)
+		}
+	}
+	if v, ok := raw["network"]; ok {
+		b, ok := v.(bool)
+		if !ok {
+			return nil, fmt.Errorf("network: want true (the engine may use the host's network under the sandbox) or false, got %s", describe(v))
+		}
+		m.Network = b
+	}
+	if v, ok := raw["read"]; ok {
+		const want = `want an array of paths the engine reads (absolute, or relative to the manifest's directory), e.g. read = ["weights", "/opt/books"]`
+		list, isList := v.([]any)
+		if !isList {
+			return nil, fmt.Errorf("read: %s; got %s", want, describe(v))
+		}
+		for i, a := range list {
+			p, isStr := a.(string)
+			if !isStr || strings.TrimSpace(p) == "" || strings.ContainsRune(p, 0) {
+				return nil, fmt.Errorf("read[%d]: %s; got %s", i, want, describe(a))
+			}
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(dir, p)
+			}
+			if filepath.Clean(p) == "/" {
+				return nil, fmt.Errorf("read[%d]: the whole file system (/) is not accepted: %s", i, want)
+			}
+			m.Read = append(m.Read, filepath.Clean(p))
+		}
+	}
+	if v, ok := raw["workdir"]; ok {
+		s, isStr := v.(string)
+		switch {
+		case isStr && s == "private":
+			m.PrivateWorkDir = true
+		case isStr && s == "manifest":
+		default:
+			return nil, fmt.Errorf(`workdir: want "manifest" (the engine runs in its manifest's directory, read-only under the sandbox) or "private" (in its private writable /tmp), got %s`, describe(v))
 		}
 	}
 	return m, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -64,10 +65,16 @@ type startConfig struct {
 	SocketDir    string
 	Logger       hclog.Logger
 	Containment  Containment // memory cap and environment (runner.go)
+	// Exe, when set, is the bot's executable, open and verified
+	// (--verify-bots): what runs. start takes it over and closes it.
+	Exe *os.File
 }
 
 // start launches the bot at path and completes the plugin handshake.
 func start(ctx context.Context, name, display, path string, opts map[string]string, cfg startConfig) (*Bot, error) {
+	if cfg.Exe != nil {
+		defer cfg.Exe.Close() // the bot holds its own copy once started
+	}
 	log := cfg.Logger.Named(display)
 	b := &Bot{name: display, path: path, opts: opts, log: log, suspend: cfg.Containment.suspends(name)}
 	client := plugin.NewClient(&plugin.ClientConfig{
@@ -82,7 +89,7 @@ func start(ctx context.Context, name, display, path string, opts map[string]stri
 		RunnerFunc: func(l hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
 			bin := exec.Command(path)
 			bin.Env = cmd.Env // go-plugin's handshake variables and the socket dir
-			r, err := newGroupRunner(l, bin, cfg.Containment)
+			r, err := newGroupRunner(l, bin, cfg.Containment, cfg.Exe)
 			if err != nil {
 				return nil, err
 			}

@@ -163,10 +163,11 @@ func (l *Loader) LoadCapped(ctx context.Context, name, display string, opts map[
 	if e.Kind == botpath.Manifest {
 		return l.startEngine(ctx, e, display, opts, memory)
 	}
-	if err := l.verify(e); err != nil {
+	exe, err := l.verify(e)
+	if err != nil {
 		return nil, err
 	}
-	b, err := l.startPlugin(ctx, e, display, opts, memory)
+	b, err := l.startPlugin(ctx, e, display, opts, memory, exe)
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +180,8 @@ func (l *Loader) startEngine(ctx context.Context, e botpath.Entry, display strin
 	if err != nil {
 		return nil, fmt.Errorf("engine %s is broken: %w", e.Name, err)
 	}
-	if err := l.verifyEngine(m); err != nil {
+	exe, err := l.verifyEngine(m)
+	if err != nil {
 		return nil, err
 	}
 	if memory <= 0 {
@@ -192,6 +194,7 @@ func (l *Loader) startEngine(ctx context.Context, e botpath.Entry, display strin
 	eng, err = enginebot.Start(ctx, enginebot.Config{
 		Manifest: m, Display: display, Options: opts, Logger: l.cfg.Logger, StartTimeout: l.cfg.StartTimeout,
 		Tolerance: l.cfg.GomocupTolerance, Memory: memory, Env: append(slices.Clone(l.cfg.Containment.Env), m.Env...),
+		Sandbox: l.cfg.Containment.Sandbox, Network: l.cfg.Containment.Network, Exe: exe,
 		OnClose: func() {
 			l.mu.Lock()
 			delete(l.live, eng)
@@ -217,21 +220,22 @@ func (l *Loader) Start(ctx context.Context, name, display string, opts map[strin
 	if e.Kind != botpath.Plugin {
 		return nil, fmt.Errorf("bot %s is an external engine (%s), not a plugin bot: this needs a plugin", name, e.Path)
 	}
-	if err := l.verify(e); err != nil {
+	exe, err := l.verify(e)
+	if err != nil {
 		return nil, err
 	}
-	return l.startPlugin(ctx, e, display, opts, 0)
+	return l.startPlugin(ctx, e, display, opts, 0, exe)
 }
 
 // startPlugin starts plugin entry e (see Start) under memory cap memory
-// (0: the loader's).
-func (l *Loader) startPlugin(ctx context.Context, e botpath.Entry, display string, opts map[string]string, memory int64) (*Bot, error) {
+// (0: the loader's); exe, when set, is its verified executable (taken over).
+func (l *Loader) startPlugin(ctx context.Context, e botpath.Entry, display string, opts map[string]string, memory int64, exe *os.File) (*Bot, error) {
 	c := l.cfg.Containment
 	if memory > 0 {
 		c.Memory = memory
 	}
 	b, err := start(ctx, e.Name, display, e.Path, opts, startConfig{
-		StartTimeout: l.cfg.StartTimeout, SocketDir: l.socketDir, Logger: l.cfg.Logger, Containment: c,
+		StartTimeout: l.cfg.StartTimeout, SocketDir: l.socketDir, Logger: l.cfg.Logger, Containment: c, Exe: exe,
 	})
 	if err != nil {
 		return nil, err
@@ -314,11 +318,12 @@ func (l *Loader) probe(e botpath.Entry) (*probe, error) {
 			p.err = fmt.Errorf("ask bot %s to describe itself: %w", e.Name, l.ctx.Err())
 			return
 		}
-		if err := l.verify(e); err != nil {
+		exe, err := l.verify(e)
+		if err != nil {
 			p.err = err
 			return
 		}
-		b, err := l.startPlugin(l.ctx, e, e.Name, nil, 0)
+		b, err := l.startPlugin(l.ctx, e, e.Name, nil, 0, exe)
 		if err != nil {
 			p.err = err
 			return

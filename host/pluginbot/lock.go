@@ -83,22 +83,25 @@ func FileSHA256(path string) (string, error) {
 
 // checkLocked checks executable exe of bot name against the lock file in
 // dir: refused if its sum differs or the lock file does not list it; with
-// no lock file, refused only when required.
-func checkLocked(name, dir, exe string, required bool) error {
+// no lock file, refused only when required. When it checked a sum it
+// returns the file it hashed, open: the caller runs that very file (procrun
+// executes it through its descriptor), so one swapped in after the check
+// is never run; nil when there was nothing to check.
+func checkLocked(name, dir, exe string, required bool) (*os.File, error) {
 	lockPath := filepath.Join(dir, LockFile)
 	data, err := os.ReadFile(lockPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		if required {
-			return fmt.Errorf("bot %s: refused: --verify-bots needs %s (write it with `kinrow bots lock`)", name, lockPath)
+			return nil, fmt.Errorf("bot %s: refused: --verify-bots needs %s (write it with `kinrow bots lock`)", name, lockPath)
 		}
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return fmt.Errorf("bot %s: read the lock file: %w", name, err)
+		return nil, fmt.Errorf("bot %s: read the lock file: %w", name, err)
 	}
 	sums, err := ParseLock(data)
 	if err != nil {
-		return fmt.Errorf("bot %s: %s: %w", name, lockPath, err)
+		return nil, fmt.Errorf("bot %s: %s: %w", name, lockPath, err)
 	}
 	rel, err := filepath.Rel(dir, exe)
 	if err != nil {
@@ -106,29 +109,36 @@ func checkLocked(name, dir, exe string, required bool) error {
 	}
 	want, ok := sums[filepath.Clean(rel)]
 	if !ok {
-		return fmt.Errorf("bot %s: refused: %s does not list %s (run `kinrow bots lock` again to add it)", name, lockPath, rel)
+		return nil, fmt.Errorf("bot %s: refused: %s does not list %s (run `kinrow bots lock` again to add it)", name, lockPath, rel)
 	}
-	got, err := FileSHA256(exe)
+	f, err := os.Open(exe)
 	if err != nil {
-		return fmt.Errorf("bot %s: checksum: %w", name, err)
+		return nil, fmt.Errorf("bot %s: checksum: %w", name, err)
 	}
-	if got != want {
-		return fmt.Errorf("bot %s: refused: %s has SHA-256 %s, but %s says %s", name, exe, got, lockPath, want)
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("bot %s: checksum: read %s: %w", name, exe, err)
 	}
-	return nil
+	if got := hex.EncodeToString(h.Sum(nil)); got != want {
+		f.Close()
+		return nil, fmt.Errorf("bot %s: refused: %s has SHA-256 %s, but %s says %s", name, exe, got, lockPath, want)
+	}
+	return f, nil
 }
 
-// verify checks plugin entry e against its lock file.
-func (l *Loader) verify(e botpath.Entry) error {
+// verify checks plugin entry e against its lock file; the file it hashed
+// comes back open (nil when nothing was checked).
+func (l *Loader) verify(e botpath.Entry) (*os.File, error) {
 	return checkLocked(e.Name, filepath.Dir(e.Path), e.Path, l.cfg.Verify)
 }
 
 // verifyEngine checks an engine's executable against the lock file beside
-// its manifest.
-func (l *Loader) verifyEngine(m *manifest.Manifest) error {
+// its manifest, as verify does.
+func (l *Loader) verifyEngine(m *manifest.Manifest) (*os.File, error) {
 	exe, err := m.Executable()
 	if err != nil {
-		return fmt.Errorf("engine %s (%s): %w", m.Name, m.Path, err)
+		return nil, fmt.Errorf("engine %s (%s): %w", m.Name, m.Path, err)
 	}
 	return checkLocked(m.Name, filepath.Dir(m.Path), exe, l.cfg.Verify)
 }

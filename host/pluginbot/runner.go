@@ -48,6 +48,12 @@ type Containment struct {
 	// handshake; another process that reaches the bot's socket can then
 	// neither talk to it nor pass for it.
 	MTLS bool
+	// Sandbox is --sandbox: every bot's sandbox (procrun.Sandbox) is auto
+	// (the default), required or off.
+	Sandbox procrun.SandboxMode
+	// Network gives the bots the host's network under the sandbox
+	// (--bot-network).
+	Network bool
 }
 
 // suspends reports whether plugin bot name is suspended while it is not
@@ -80,6 +86,7 @@ type groupRunner struct {
 	run       *procrun.Process
 	startedCh chan struct{}
 	startDone bool
+	sockets   []*os.File // the bot's sockets the host dials, open until Kill
 }
 
 var _ runner.Runner = (*groupRunner)(nil)
@@ -88,7 +95,7 @@ var _ runner.Runner = (*groupRunner)(nil)
 // afresh (the plugin host does not tell moves apart here).
 const stderrPeriod = time.Second
 
-func newGroupRunner(logger hclog.Logger, cmd *exec.Cmd, c Containment) (*groupRunner, error) {
+func newGroupRunner(logger hclog.Logger, cmd *exec.Cmd, c Containment, exe *os.File) (*groupRunner, error) {
 	devnull, err := os.Open(os.DevNull)
 	if err != nil {
 		return nil, fmt.Errorf("open %s for the bot's stdin: %w", os.DevNull, err)
@@ -124,7 +131,8 @@ func newGroupRunner(logger hclog.Logger, cmd *exec.Cmd, c Containment) (*groupRu
 	cmd.Stdout, cmd.Stderr = outW, errW
 	pr, pw := io.Pipe()
 	r := &groupRunner{logger: logger, cmd: cmd, stdout: closeAtEOF{stdout}, stderr: pr, realErr: stderr, path: cmd.Path,
-		socketDir: socketDir, limits: procrun.Config{Name: "bot " + filepath.Base(cmd.Path), Memory: c.Memory}}
+		socketDir: socketDir, limits: procrun.Config{Name: "bot " + filepath.Base(cmd.Path), Memory: c.Memory,
+			Sandbox: procrun.Sandbox{Mode: c.Sandbox, Network: c.Network, Write: nonEmpty(socketDir), Exe: exe}}}
 	go func() {
 		defer pw.Close()
 		defer stderr.Close()
@@ -140,6 +148,14 @@ func newGroupRunner(logger hclog.Logger, cmd *exec.Cmd, c Containment) (*groupRu
 		log.Copy(stderr)
 	}()
 	return r, nil
+}
+
+// nonEmpty is a list of s, or none when s is empty.
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
 }
 
 // closeAtEOF closes the host's end of the bot's stdout once go-plugin has
@@ -226,6 +242,7 @@ func (r *groupRunner) exitStatus(d time.Duration) string {
 // in time (procrun.KillTimeout). Calling it again is harmless.
 func (r *groupRunner) Kill(context.Context) error {
 	run := r.proc()
+	defer r.closeSockets()
 	if run == nil {
 		return nil
 	}
@@ -291,7 +308,41 @@ func (r *groupRunner) PluginToHost(network, addr string) (string, string, error)
 	if err := checkAddress(r.socketDir, network, addr); err != nil {
 		return "", "", err
 	}
-	return network, addr, nil
+	if network != "unix" {
+		return network, addr, nil
+	}
+	dial, err := r.holdSocket(addr)
+	if err != nil {
+		return "", "", fmt.Errorf("the bot's handshake names unix socket %q: %w", addr, err)
+	}
+	return network, dial, nil
+}
+
+// holdSocket opens the bot's socket at path (openSocket: a socket, no
+// link followed), keeps it open until Kill, and returns the address that
+// dials that very file.
+func (r *groupRunner) holdSocket(path string) (string, error) {
+	f, err := openSocket(path)
+	if err != nil {
+		return "", err
+	}
+	if f == nil {
+		return path, nil
+	}
+	r.mu.Lock()
+	r.sockets = append(r.sockets, f)
+	r.mu.Unlock()
+	return dialAddress(f), nil
+}
+
+// closeSockets closes what holdSocket kept.
+func (r *groupRunner) closeSockets() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, f := range r.sockets {
+		f.Close()
+	}
+	r.sockets = nil
 }
 
 // checkAddress accepts only a unix socket inside dir (a bot's private
@@ -349,8 +400,9 @@ func (b *Bot) OverMemory() bool {
 
 // checkSessionSocket is asked about the socket a version-2 bot's session
 // hello names: like its handshake's address, only a unix socket directly
-// inside its private socket directory is dialled.
-func (b *Bot) checkSessionSocket(path string) error {
+// inside its private socket directory is dialled, never through a link,
+// and through the very file checked.
+func (b *Bot) checkSessionSocket(path string) (string, error) {
 	b.mu.Lock()
 	r := b.runner
 	b.mu.Unlock()
@@ -359,7 +411,7 @@ func (b *Bot) checkSessionSocket(path string) error {
 		dir = r.socketDir
 	}
 	if !inDir(dir, path) {
-		return fmt.Errorf("outside its private socket directory %s: only a unix socket there is dialled", dir)
+		return "", fmt.Errorf("outside its private socket directory %s: only a unix socket there is dialled", dir)
 	}
-	return nil
+	return r.holdSocket(path)
 }

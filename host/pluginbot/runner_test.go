@@ -51,7 +51,7 @@ func TestRunnerEnvironment(t *testing.T) {
 	cookie := botapi.Handshake().MagicCookieKey
 	cmd := exec.Command("/bin/true")
 	cmd.Env = append(os.Environ(), cookie+"=v", "PLUGIN_PROTOCOL_VERSIONS=1", "PLUGIN_UNIX_SOCKET_DIR=/tmp/x")
-	r, err := newGroupRunner(hclog.NewNullLogger(), cmd, Containment{Env: []string{"OMP_NUM_THREADS"}})
+	r, err := newGroupRunner(hclog.NewNullLogger(), cmd, Containment{Env: []string{"OMP_NUM_THREADS"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

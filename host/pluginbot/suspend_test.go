@@ -48,7 +48,10 @@ func TestSuspendPluginBot(t *testing.T) {
 	}
 	for _, suspend := range []bool{true, false} {
 		t.Run("suspend="+strconv.FormatBool(suspend), func(t *testing.T) {
-			var cont Containment
+			// The spinner writes its child's pid (a host pid) for the test
+			// to watch: outside the sandbox (a boxed child has a pid of its
+			// own namespace, and no file of the host's to write).
+			cont := Containment{Sandbox: procrun.SandboxOff}
 			if suspend {
 				cont.Suspend = []string{"spinner"}
 			}

@@ -22,6 +22,8 @@ type Config struct {
 	// Pids caps how many processes and threads the bot may have at once
 	// where the pids controller is enabled; 0 leaves it uncapped.
 	Pids int
+	// Sandbox is what the bot may reach of the host (on by default).
+	Sandbox Sandbox
 }
 
 // KillTimeout bounds how long Kill waits for the bot's processes to go.
@@ -96,20 +98,48 @@ func Start(ctx context.Context, cmd *exec.Cmd, cfg Config) (*Process, error) {
 	if cfg.Memory < 0 {
 		return nil, fmt.Errorf("start %s: memory cap %d is negative", cfg.Name, cfg.Memory)
 	}
+	b, err := sandboxFor(cmd, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("start %s: %w", cfg.Name, err)
+	}
 	c, err := newContainer(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", cfg.Name, err)
 	}
+	if b != nil {
+		if err := b.prepare(cmd); err != nil {
+			b.close()
+			c.release()
+			return nil, fmt.Errorf("start %s: %w", cfg.Name, err)
+		}
+	} else if cfg.Sandbox.Exe != nil {
+		runOpenFile(cmd, cfg.Sandbox.Exe)
+	}
 	if err := c.prepare(cmd); err != nil {
+		if b != nil {
+			b.close()
+		}
 		c.release()
 		return nil, fmt.Errorf("start %s: %w", cfg.Name, err)
 	}
 	if err := cmd.Start(); err != nil {
+		if b != nil {
+			b.close()
+		}
 		c.release()
 		return nil, fmt.Errorf("start %s: %w", cfg.Name, err)
 	}
 	p := &Process{cmd: cmd, c: c, cfg: cfg, pid: cmd.Process.Pid, exited: make(chan struct{})}
-	if err := c.started(p.pid); err != nil {
+	if b != nil {
+		b.startedChild()
+	}
+	err = c.started(p.pid)
+	if err == nil && b != nil {
+		err = b.release(ctx)
+	} else if b != nil {
+		b.close()
+	}
+	if err != nil {
 		_ = c.kill()
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()

@@ -30,6 +30,13 @@ var subreaper = sync.OnceValue(func() error {
 	return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 })
 
+// closeInherited marks every descriptor past the standard streams
+// close-on-exec, once per process: the host's own are already, but those it
+// inherited from whoever started it are not, and would reach every bot.
+var closeInherited = sync.OnceValue(func() error {
+	return unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
+})
+
 // Detect says which containment the bots started now get.
 func Detect() Containment {
 	h := sharedHierarchy()
@@ -55,6 +62,7 @@ func Detect() Containment {
 }
 
 func newContainer(cfg Config) (container, error) {
+	_ = closeInherited() // Linux before 5.11 refuses the flag: descriptors stay as they are
 	h := sharedHierarchy()
 	if h.v2 != "" {
 		c, err := newCgroup(h, cfg)
@@ -254,3 +262,11 @@ func zombie(pid int) bool {
 }
 
 func (g *group) release() {}
+
+// runOpenFile makes cmd execute the open file f, not what its path names
+// by then: f is the bot's descriptor 3, executed through /proc/self/fd/3
+// (left open: a script's interpreter opens it by that name).
+func runOpenFile(cmd *exec.Cmd, f *os.File) {
+	cmd.ExtraFiles = append([]*os.File{f}, cmd.ExtraFiles...)
+	cmd.Path = "/proc/self/fd/3"
+}

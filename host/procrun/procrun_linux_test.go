@@ -198,7 +198,7 @@ func TestCPU(t *testing.T) {
 	}
 	self, _ := os.Executable()
 	cmd := exec.Command("sh", "-c", "env PROCRUN_HELPER=busy "+self+" & exec sleep 200")
-	p, err := Start(context.Background(), cmd, Config{Name: "busy"})
+	p, err := Start(context.Background(), cmd, Config{Name: "busy", Sandbox: Sandbox{Mode: SandboxOff}}) // the test binary, as the child, is outside any box
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +316,7 @@ func TestSuspendIdle(t *testing.T) {
 
 			cmd := exec.Command(self)
 			cmd.Env = append(os.Environ(), "PROCRUN_HELPER=busy")
-			busy := startWith(t, mk, cmd, Config{Name: "busy"})
+			busy := startWith(t, mk, cmd, Config{Name: "busy", Sandbox: Sandbox{Mode: SandboxOff}}) // the test binary, as the child, is outside any box
 			for end := time.Now().Add(20 * time.Second); c.idle(busy.PID()); time.Sleep(time.Millisecond) {
 				if time.Now().After(end) {
 					t.Fatal("a busy loop never looked busy")

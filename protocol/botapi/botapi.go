@@ -71,7 +71,7 @@ func VersionedPluginSets(impl Bot) map[int]plugin.PluginSet {
 // HostPluginSets is VersionedPluginSets for a host that checks the socket
 // a version-2 bot's session hello names before dialling it (see
 // Plugin.SocketCheck): a bot must not send the host to any unix socket.
-func HostPluginSets(check func(path string) error) map[int]plugin.PluginSet {
+func HostPluginSets(check func(path string) (string, error)) map[int]plugin.PluginSet {
 	sets := VersionedPluginSets(nil)
 	sets[Version2] = plugin.PluginSet{PluginName: &Plugin{Version: Version2, SocketCheck: check}}
 	return sets

@@ -25,9 +25,10 @@ type Plugin struct {
 	Impl    Bot
 	Version int
 	// SocketCheck (host side, optional) is asked about the socket a bot's
-	// session hello names before the host dials it; an error fails the
-	// session.
-	SocketCheck func(path string) error
+	// session hello names before the host dials it: an error fails the
+	// session; otherwise it returns the address to dial in the path's
+	// place (the very file it checked, e.g. through /proc/self/fd).
+	SocketCheck func(path string) (string, error)
 }
 
 var _ plugin.GRPCPlugin = (*Plugin)(nil)

@@ -113,7 +113,7 @@ type solveCall struct {
 // OpenSession opens the Session stream over conn; ctx bounds the session
 // (go-plugin's context of the plugin process). check, if not nil, is asked
 // about the socket the bot's hello names before it is dialled.
-func OpenSession(parent context.Context, conn grpc.ClientConnInterface, check func(path string) error) (*SessionClient, error) {
+func OpenSession(parent context.Context, conn grpc.ClientConnInterface, check func(path string) (string, error)) (*SessionClient, error) {
 	ctx, cancel := context.WithCancel(parent)
 	stream, err := botpb.NewBotClient(conn).Session(ctx, recvCap(MaxInfoSize))
 	if err != nil {
@@ -138,15 +138,16 @@ func OpenSession(parent context.Context, conn grpc.ClientConnInterface, check fu
 	c := &SessionClient{stream: stream, parent: parent, cancel: cancel, readTurn: make(chan struct{}, 1), ended: make(chan struct{}),
 		batches: map[uint64]*solveCall{}}
 	if path := h.Hello; path != "" {
+		dial := path
 		if check != nil {
-			if err := check(path); err != nil {
+			if dial, err = check(path); err != nil {
 				cancel()
 				return nil, protocolError("the bot's session hello names socket %q: %v", path, err)
 			}
 		}
 		var d net.Dialer
 		dctx, dcancel := context.WithTimeout(ctx, helloTimeout)
-		sock, err := d.DialContext(dctx, "unix", path)
+		sock, err := d.DialContext(dctx, "unix", dial)
 		dcancel()
 		if err != nil {
 			cancel()

@@ -1,0 +1,387 @@
+package procrun
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// The sandbox on Linux, drawn:
+//
+//	host (procrun.Start)                      box (a re-exec of the host binary, then the bot)
+//	─────────────────────                     ───────────────────────────────────────────────
+//	clone: new user, pid, mount, net, ipc,
+//	uts namespaces; uid 0 inside → box uid
+//	outside; into the bot's cgroup      ──►   sandbox init (pid 1 of its pid namespace), waits on fd 3
+//	places it in its v1 memory cgroup
+//	writes one byte on fd 3             ──►   new root: tmpfs, system dirs read-only, Read/Write
+//	                                          binds, own /proc, minimal /dev, private /tmp;
+//	                                          pivot_root, old root detached, root read-only;
+//	                                          lo up; new cgroup namespace; uid and gid 0 inside
+//	                                          (the box uid outside); no capabilities, no new
+//	                                          privileges, parent-death signal; every fd past 2
+//	                                          close-on-exec
+//	reads fd 4 to its end: empty is     ◄──   execve(bot) closes fd 4; an error is written there
+//	started, text is why not
+//
+// When the host is root and the kernel refuses user namespaces, the box
+// is made with the other namespaces and the init switches to the box uid
+// itself (isolate's way). Where neither works the bot runs without a
+// sandbox and Detect says why.
+
+// sandboxArg0 is the argv[0] that makes a binary importing procrun the
+// sandbox init (see init in sandboxinit_linux.go).
+const sandboxArg0 = "kinrow-sandbox-init"
+
+// The init's file descriptors.
+const (
+	fdSync   = 3 // host → init: one byte once the init is in its cgroups
+	fdStatus = 4 // init → host: why the sandbox failed; closed by a good execve
+	fdExe    = 5 // the verified executable, when Sandbox.Exe is set
+)
+
+// BoxUIDBase is the first uid (and gid) outside the user namespace that
+// boxes run as when the host is root: box uid = BoxUIDBase + (host pid mod
+// 65536)·256 + (the host's bot count mod 256), so bots of one host, and of
+// hosts running at once, run as different users.
+const BoxUIDBase = 1 << 29
+
+// boxInsideID is the bot's uid and gid inside its user namespace when the
+// host is root (mapped to the box uid outside).
+const boxInsideID = 1000
+
+// boxConfig is what the host tells the init (JSON in argv[1]).
+type boxConfig struct {
+	Path    string   `json:"path"`
+	Args    []string `json:"args"`
+	Read    []string `json:"read,omitempty"`
+	Write   []string `json:"write,omitempty"`
+	Links   []link   `json:"links,omitempty"`   // symbolic links to a Read or Write path
+	Net     bool     `json:"net,omitempty"`     // keep the host's network
+	WorkDir string   `json:"workdir,omitempty"` // "" is /tmp
+	Exe     bool     `json:"exe,omitempty"`     // run the file on fdExe
+	UserNS  bool     `json:"userns"`            // in a user namespace
+	UID     int      `json:"uid"`               // the box uid outside
+	Inside  int      `json:"inside"`            // the bot's uid and gid as the init sets them
+	Setgrp  bool     `json:"setgroups"`         // setgroups is allowed
+	TmpSize int64    `json:"tmpsize"`           // bytes of the private /tmp
+	Probe   bool     `json:"probe,omitempty"`   // set up, answer "ok", exit
+}
+
+// link is a symbolic link made in the box: a Read or Write path given
+// through a link is bound where the link leads, and the link made too.
+type link struct {
+	Path   string `json:"path"`
+	Target string `json:"target"`
+}
+
+// boxLevel is how boxes are made on this machine.
+type boxLevel int
+
+const (
+	boxNone   boxLevel = iota
+	boxUserNS          // user namespace (unprivileged or root)
+	boxRootNS          // root without user namespaces: namespaces + setuid
+)
+
+type boxProbe struct {
+	level  boxLevel
+	status SandboxStatus
+}
+
+// sandboxProbe starts one box in each way, once per process, and keeps
+// the best that works: it is a fact about the machine, not state.
+var sandboxProbe = sync.OnceValue(probeSandbox)
+
+// boxCount numbers the bots a host starts (for their uids).
+var boxCount atomic.Uint32
+
+func probeSandbox() boxProbe {
+	root := os.Geteuid() == 0
+	errUser := runProbe(boxUserNS)
+	if errUser == nil {
+		st := SandboxStatus{Full: root, Parts: []string{"user namespace", "pid namespace", "mount namespace (read-only root, private /tmp)", "network namespace", "ipc and uts namespaces", "cgroup namespace", "no capabilities"}}
+		if root {
+			st.Parts[0] = fmt.Sprintf("user namespace (box uids from %d)", BoxUIDBase)
+		} else {
+			st.Parts[0] = "user namespace (the host's own uid: it is not root)"
+			st.Missing = append(st.Missing, "a uid of its own: the host is not root, so the bot keeps the host's uid outside its namespaces")
+		}
+		return boxProbe{level: boxUserNS, status: st}
+	}
+	if root {
+		if errRoot := runProbe(boxRootNS); errRoot == nil {
+			return boxProbe{level: boxRootNS, status: SandboxStatus{Full: true, Parts: []string{
+				fmt.Sprintf("box uids from %d (no user namespace: %v)", BoxUIDBase, errUser), "pid namespace", "mount namespace (read-only root, private /tmp)",
+				"network namespace", "ipc and uts namespaces", "cgroup namespace", "no capabilities"}}}
+		}
+	}
+	return boxProbe{level: boxNone, status: SandboxStatus{Missing: []string{fmt.Sprintf("no sandbox: %v", errUser)}}}
+}
+
+// runProbe makes one box at level and reports whether it worked.
+func runProbe(level boxLevel) error {
+	cmd := &exec.Cmd{Path: "/bin/true", Args: []string{"true"}}
+	b, err := newBox(cmd, Sandbox{}, level, 0)
+	if err != nil {
+		return err
+	}
+	b.cfg.Probe = true
+	if err := b.prepare(cmd); err != nil {
+		b.close()
+		return err
+	}
+	sysAttr(cmd)
+	if err := cmd.Start(); err != nil {
+		b.close()
+		return err
+	}
+	b.startedChild()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = b.release(ctx)
+	werr := cmd.Wait()
+	if err == nil && werr != nil {
+		err = fmt.Errorf("the probe box ended: %w", werr)
+	}
+	return err
+}
+
+// SandboxDetect says what the sandbox gives bots on this machine.
+func SandboxDetect() SandboxStatus { return sandboxProbe().status }
+
+// box is one bot's sandbox on the host's side.
+type box struct {
+	cfg      boxConfig
+	level    boxLevel
+	syncR    *os.File // the init's end
+	syncW    *os.File
+	statusR  *os.File
+	statusW  *os.File // the init's end
+	exe      *os.File // the verified executable (the caller's)
+	released bool
+}
+
+// sandboxFor decides whether cmd runs in a box: nil when the sandbox is
+// off or cannot be had (refused under SandboxRequire).
+func sandboxFor(cmd *exec.Cmd, cfg Config) (*box, error) {
+	sb := cfg.Sandbox
+	if sb.Mode == SandboxOff {
+		return nil, nil
+	}
+	p := sandboxProbe()
+	if sb.Mode == SandboxRequire && !p.status.Full {
+		return nil, fmt.Errorf("refused by --sandbox=require: the sandbox is %s", p.status)
+	}
+	if p.level == boxNone {
+		return nil, nil
+	}
+	return newBox(cmd, sb, p.level, cfg.Memory)
+}
+
+// newBox makes the host's side of a box for cmd.
+func newBox(cmd *exec.Cmd, sb Sandbox, level boxLevel, memory int64) (*box, error) {
+	path := cmd.Path
+	if !filepath.IsAbs(path) {
+		base := cmd.Dir
+		if base == "" {
+			base, _ = os.Getwd()
+		}
+		path = filepath.Join(base, path)
+	}
+	args := cmd.Args
+	if len(args) == 0 {
+		args = []string{path}
+	}
+	tmp := int64(256 << 20)
+	if memory > 0 && memory < tmp {
+		tmp = memory // its pages count against the bot's memory anyway
+	}
+	b := &box{level: level, exe: sb.Exe, cfg: boxConfig{
+		Path: path, Args: args, Net: sb.Network, WorkDir: sb.WorkDir, Exe: sb.Exe != nil,
+		UserNS: level == boxUserNS, Setgrp: os.Geteuid() == 0, TmpSize: tmp,
+	}}
+	read := sb.Read
+	if sb.Exe == nil {
+		read = append(read[:len(read):len(read)], path)
+	}
+	b.cfg.Read = b.resolve(read)
+	b.cfg.Write = b.resolve(sb.Write)
+	switch {
+	case os.Geteuid() != 0:
+		b.cfg.UID = os.Getuid() // mapped to 0 inside
+	case level == boxUserNS:
+		b.cfg.UID = BoxUIDBase + (os.Getpid()%65536)*256 + int(boxCount.Add(1)%256)
+		b.cfg.Inside = boxInsideID
+	default:
+		b.cfg.UID = BoxUIDBase + (os.Getpid()%65536)*256 + int(boxCount.Add(1)%256)
+		b.cfg.Inside = b.cfg.UID
+	}
+	return b, nil
+}
+
+// resolve cleans paths, drops those every box sees anyway, and follows
+// symbolic links: the box binds where a link leads and gets the link too.
+func (b *box) resolve(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if p = cleanAbs(p); p == "" || underSystem(p) {
+			continue
+		}
+		r, err := filepath.EvalSymlinks(p)
+		if err != nil || cleanAbs(r) == "" {
+			out = append(out, p) // the init says what is wrong with it
+			continue
+		}
+		if r != p {
+			b.cfg.Links = append(b.cfg.Links, link{Path: p, Target: r})
+		}
+		if !underSystem(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// cleanAbs is p cleaned if absolute and not the root, else "".
+func cleanAbs(p string) string {
+	p = filepath.Clean(p)
+	if !filepath.IsAbs(p) || p == "/" {
+		return ""
+	}
+	return p
+}
+
+// systemDirs are bound read-only into every box.
+var systemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"}
+
+// underSystem reports whether p is inside a directory every box sees.
+func underSystem(p string) bool {
+	for _, d := range systemDirs {
+		if p == d || strings.HasPrefix(p, d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// prepare rewrites cmd to start the init, with the box's namespaces,
+// pipes and identity; the Write paths become the box user's.
+func (b *box) prepare(cmd *exec.Cmd) error {
+	if len(cmd.ExtraFiles) > 0 {
+		return errors.New("sandbox: the command already has extra files")
+	}
+	conf, err := json.Marshal(b.cfg)
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	if b.syncR, b.syncW, err = os.Pipe(); err != nil {
+		return fmt.Errorf("sandbox: pipe: %w", err)
+	}
+	if b.statusR, b.statusW, err = os.Pipe(); err != nil {
+		return fmt.Errorf("sandbox: pipe: %w", err)
+	}
+	if os.Geteuid() == 0 {
+		// The bot's pipes are the box user's, so it can reopen them by
+		// /dev/stdout or /proc/self/fd/N as any program can its own.
+		for _, s := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
+			if f, ok := s.(*os.File); ok {
+				if st, err := f.Stat(); err == nil && st.Mode()&os.ModeNamedPipe != 0 {
+					if err := f.Chown(b.cfg.UID, b.cfg.UID); err != nil {
+						return fmt.Errorf("sandbox: give the bot's pipe to the box user: %w", err)
+					}
+				}
+			}
+		}
+		for _, w := range b.cfg.Write {
+			if err := os.Lchown(w, b.cfg.UID, b.cfg.UID); err != nil {
+				return fmt.Errorf("sandbox: give %s to the box user: %w", w, err)
+			}
+		}
+	}
+	cmd.Path = "/proc/self/exe"
+	cmd.Args = []string{sandboxArg0, string(conf)}
+	cmd.Dir = ""
+	cmd.ExtraFiles = []*os.File{b.syncR, b.statusW}
+	if b.exe != nil {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, b.exe)
+	}
+	attr := sysAttr(cmd)
+	attr.Cloneflags |= syscall.CLONE_NEWPID | syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
+	if !b.cfg.Net {
+		attr.Cloneflags |= syscall.CLONE_NEWNET
+	}
+	if b.level == boxUserNS {
+		// The init stays uid 0 inside, so it keeps its capabilities in the
+		// namespace across its own execve. A root host maps its own root
+		// (the init reaches the paths it binds as their owner) and the box
+		// uid, which the init becomes before it executes the bot; a host
+		// that is not root can map only itself.
+		attr.Cloneflags |= syscall.CLONE_NEWUSER
+		if os.Geteuid() == 0 {
+			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: boxInsideID, HostID: b.cfg.UID, Size: 1}}
+			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: boxInsideID, HostID: b.cfg.UID, Size: 1}}
+			attr.GidMappingsEnableSetgroups = true
+		} else {
+			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
+			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
+		}
+	}
+	return nil
+}
+
+// startedChild closes the init's ends of the pipes in the host.
+func (b *box) startedChild() {
+	b.syncR.Close()
+	b.statusW.Close()
+}
+
+// release lets the init go on (it is in its cgroups now) and waits until
+// it has started the bot or said why it could not.
+func (b *box) release(ctx context.Context) error {
+	b.released = true
+	defer b.statusR.Close()
+	_, werr := b.syncW.Write([]byte{1})
+	b.syncW.Close()
+	if werr != nil {
+		return fmt.Errorf("sandbox: the init is gone: %w", werr)
+	}
+	dl, ok := ctx.Deadline()
+	if !ok {
+		dl = time.Now().Add(10 * time.Second)
+	}
+	_ = b.statusR.SetReadDeadline(dl)
+	msg, err := io.ReadAll(io.LimitReader(b.statusR, 4096))
+	if err != nil {
+		return fmt.Errorf("sandbox: no word from the init: %w", err)
+	}
+	s := strings.TrimSpace(string(msg))
+	switch {
+	case s == "" && !b.cfg.Probe:
+		return nil
+	case s == "ok" && b.cfg.Probe:
+		return nil
+	case s == "":
+		return errors.New("sandbox: the probe ended without a word")
+	}
+	return errors.New(s)
+}
+
+// close frees what release did not.
+func (b *box) close() {
+	for _, f := range []*os.File{b.syncR, b.syncW, b.statusR, b.statusW} {
+		if f != nil {
+			f.Close()
+		}
+	}
+}

@@ -1,0 +1,101 @@
+//go:build linux
+
+// Command intruderengine is the intruder (internal/testbots/intruder) as
+// an engine speaking the kinrow text protocol, run through an engine
+// manifest: at its first genmove in a process it tries the escape its
+// attack option names (kinrow-option attack NAME, with the other options
+// of package attack as kinrow-option KEY VALUE; the manifest's [options]
+// or --bot-opt NAME:KEY=VALUE send them), writes its report line on
+// stderr (which the host logs at debug level), then answers the first
+// legal move. It exits by itself after two minutes.
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/internal/testbots/intruder/attack"
+	"github.com/kinrow/kinrow/protocol/gtp"
+)
+
+func main() {
+	attack.Child()
+	time.AfterFunc(2*time.Minute, func() { os.Exit(4) })
+	fmt.Fprintln(os.Stderr, "intruderengine: ready")
+	pos := engine.NewPosition(engine.Connect4())
+	opts := attack.Options{}
+	attacked := false
+	r, w := gtp.NewReader(os.Stdin), gtp.NewWriter(os.Stdout)
+	for {
+		c, err := r.Next()
+		if err != nil {
+			return
+		}
+		switch c.Name {
+		case "protocol_version":
+			w.Success(c, "2")
+		case "quit":
+			w.Success(c, "")
+			return
+		case "rules":
+			rules, err := engine.ParseRules(strings.Join(c.Args, " "))
+			if err != nil {
+				w.Failure(c, err.Error())
+				continue
+			}
+			pos = engine.NewPosition(rules)
+			w.Success(c, "")
+		case "kinrow-option":
+			if len(c.Args) < 1 {
+				w.Failure(c, "syntax error")
+				continue
+			}
+			opts[c.Args[0]] = strings.Join(c.Args[1:], " ")
+			w.Success(c, "")
+		case "kinrow-movetime", "kinrow-side":
+			w.Success(c, "")
+		case "play":
+			if len(c.Args) != 2 {
+				w.Failure(c, "syntax error")
+				continue
+			}
+			m, err := pos.Rules().ParseMove(c.Args[1])
+			if err == nil {
+				err = pos.Apply(m)
+			}
+			if err != nil {
+				w.Failure(c, "illegal move: "+err.Error())
+				continue
+			}
+			w.Success(c, "")
+		case "undo":
+			if _, ok := pos.Undo(); !ok {
+				w.Failure(c, "cannot undo")
+				continue
+			}
+			w.Success(c, "")
+		case "genmove":
+			if name := opts["attack"]; !attacked && name != "" && name != "none" {
+				attacked = true
+				o := attack.Options{"rules": pos.Rules().String()}
+				for k, v := range opts {
+					o[k] = v
+				}
+				attack.Report(name, o)
+			}
+			legal := pos.LegalMoves(nil)
+			if len(legal) == 0 {
+				w.Success(c, "resign")
+				continue
+			}
+			m := legal[0]
+			pos.Play(m)
+			w.Success(c, pos.Rules().FormatMove(m))
+		default:
+			w.Failure(c, "unknown command")
+		}
+	}
+}
