@@ -8,7 +8,7 @@ BOT_BINS := $(addprefix $(BIN)/kinrow-bot-,$(BOTS))
 PBRAIN_BINS := $(BIN)/pbrain-kinrow $(addprefix $(BIN)/pbrain-kinrow-,$(BOTS))
 TEST_TIMEOUT ?= 15m
 
-.PHONY: all build run test test-long test-slurm test-browser screenshots chromium bench fuzz generate vet clean $(BIN)/kinrow $(BOT_BINS) $(BIN)/pbrain-kinrow java java-skip java-course cross soak test-wine
+.PHONY: test-rapfi all build run test test-long test-slurm test-browser screenshots chromium bench fuzz generate vet clean $(BIN)/kinrow $(BOT_BINS) $(BIN)/pbrain-kinrow java java-skip java-course cross soak test-wine
 
 # The Java bridge (docs/BOTS.md, "Course players in Java"): built when javac
 # is installed (JDK 17 or later; .ci/run installs Debian's
@@ -153,6 +153,13 @@ test-wine: cross
 	  { echo "installing Debian's mingw-w64 for the stand-in bcryptprimitives.dll"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gcc-mingw-w64-x86-64 >/dev/null; }
 	$(MINGW_CC) -shared -O2 -o $(WINE_STUB) cmd/kinrow/testdata/wine/bcryptprimitives.c -ladvapi32
 	KINROW_WINE=$(CURDIR)/$(BIN)/cross/windows-amd64 $(GO) test -count=1 -run '^TestWine' -v ./cmd/kinrow/
+
+# Opt-in: Rapfi (built from dhbloo/rapfi outside the project; RAPFI=DIR
+# holds rapfi.engine.toml beside pbrain-rapfi, its config and weights)
+# plays a match under the sandbox (docs/RELIABILITY.md).
+test-rapfi: build
+	@test -n "$(RAPFI)" || { echo "usage: make test-rapfi RAPFI=DIR (rapfi.engine.toml, pbrain-rapfi, config.toml and weights)"; exit 2; }
+	KINROW_RAPFI=$(abspath $(RAPFI)) $(GO) test -count=1 -run '^TestRapfiInSandbox$$' -v ./cmd/kinrow/
 
 # A short run of every fuzz target.
 fuzz:

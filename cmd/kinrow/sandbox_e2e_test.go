@@ -722,3 +722,26 @@ func TestJavaPlayerInSandbox(t *testing.T) {
 		}
 	}
 }
+
+// Issue 23: Rapfi, the Gomocup engine, built from its public source
+// (dhbloo/rapfi, cmake in Rapfi/) outside the project, plays through its
+// manifest under the sandbox without a false forfeit. Opt-in:
+// KINROW_RAPFI=DIR, a directory holding rapfi.engine.toml (command =
+// ["./pbrain-rapfi"], protocol = "gomocup") beside pbrain-rapfi, its
+// config.toml and its weights (make test-rapfi RAPFI=DIR).
+func TestRapfiInSandbox(t *testing.T) {
+	dir := os.Getenv("KINROW_RAPFI")
+	if dir == "" {
+		t.Skip("set KINROW_RAPFI to a directory with rapfi.engine.toml and pbrain-rapfi (make test-rapfi RAPFI=DIR)")
+	}
+	needSandbox(t)
+	pairs, recs := runEngineMatch(t, dir, "--rules", "gomoku", "--bot", "rapfi", "--bot", "random", "--games", "4", "--movetime", "300ms", "--log-level", "debug")
+	if len(pairs) != 1 || len(recs) != 4 {
+		t.Fatalf("pairings %+v, %d records", pairs, len(recs))
+	}
+	for _, rec := range recs {
+		if rec.Reason != record.ReasonWin && rec.Reason != record.ReasonDraw {
+			t.Errorf("game ended by %s: %s", rec.Reason, rec.Detail)
+		}
+	}
+}
