@@ -43,12 +43,20 @@
 //     GenMove, then plays.
 //   - badaddr: answers the plugin handshake with a TCP address
 //     (127.0.0.1:45678), or with KINROW_BADADDR=unix a socket outside its
-//     private directory.
+//     private directory, or with KINROW_BADADDR=link a symbolic link it
+//     makes in its private directory to the socket $KINROW_BADADDR_TARGET.
+//   - intruder: at its first GenMove (or Solve) tries one of the escapes of
+//     issue 23 (attack=environ, records, ptrace, cgroup, network, files,
+//     fds: the host's secrets in /proc, its --out file, ptrace of the
+//     host, leaving its cgroup, the network, the host's files, inherited
+//     descriptors), reports on stderr what it got or why it was refused,
+//     then plays; intruderengine is the same as a kinrow-protocol engine.
 //
-// Two are engines, not plugins, run through engine manifests (host/manifest)
-// and built under their own names: gomocupbrain speaks the Gomocup brain
-// protocol and kinrowengine the kinrow text protocol; both play random
-// moves or misbehave as their -mode flag says.
+// Three are engines, not plugins, run through engine manifests
+// (host/manifest) and built under their own names: gomocupbrain speaks the
+// Gomocup brain protocol and kinrowengine the kinrow text protocol, both
+// playing random moves or misbehaving as their -mode flag says, and
+// intruderengine (above).
 //
 // Every one exits by itself after at most two minutes (tb.Limit), and has
 // a negative strength so a host never picks it as its default bot.
