@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/go-plugin/runner"
+	"google.golang.org/grpc"
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
@@ -79,13 +80,14 @@ func start(ctx context.Context, name, display, path string, opts map[string]stri
 	b := &Bot{name: display, path: path, opts: opts, log: log, suspend: cfg.Containment.suspends(name)}
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  botapi.Handshake(),
-		VersionedPlugins: botapi.HostPluginSets(b.checkSessionSocket),
+		VersionedPlugins: botapi.HostPluginSets(b.dialSessionSocket),
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		StartTimeout:     cfg.StartTimeout,
 		Logger:           log,
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: cfg.SocketDir},
-		GRPCDialOptions:  botapi.DialOptions(), // size caps on every answer
-		AutoMTLS:         cfg.Containment.MTLS,
+		// Size caps on every answer; the bot's socket dialled as checked.
+		GRPCDialOptions: append(botapi.DialOptions(), grpc.WithContextDialer(b.dialPlugin)),
+		AutoMTLS:        cfg.Containment.MTLS,
 		RunnerFunc: func(l hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
 			bin := exec.Command(path)
 			bin.Env = cmd.Env // go-plugin's handshake variables and the socket dir

@@ -86,7 +86,12 @@ type groupRunner struct {
 	run       *procrun.Process
 	startedCh chan struct{}
 	startDone bool
-	sockets   []*os.File // the bot's sockets the host dials, open until Kill
+	// held is the bot's handshake socket, opened without following a
+	// link, until the bot is killed or exits (holdSocket); heldPath its
+	// path.
+	held          *os.File
+	heldPath      string
+	socketsClosed bool
 }
 
 var _ runner.Runner = (*groupRunner)(nil)
@@ -225,7 +230,11 @@ func (r *groupRunner) Wait(ctx context.Context) error {
 	if run == nil {
 		return fmt.Errorf("wait for %s: not started", r.path)
 	}
-	return run.Wait(ctx)
+	err := run.Wait(ctx)
+	if run.WaitExit(0) {
+		r.closeSockets() // a bot gone by itself is never killed
+	}
+	return err
 }
 
 // exitStatus waits up to d for the process to exit (procrun's WaitEnd) and
@@ -311,38 +320,70 @@ func (r *groupRunner) PluginToHost(network, addr string) (string, string, error)
 	if network != "unix" {
 		return network, addr, nil
 	}
-	dial, err := r.holdSocket(addr)
-	if err != nil {
+	if err := r.holdSocket(addr); err != nil {
 		return "", "", fmt.Errorf("the bot's handshake names unix socket %q: %w", addr, err)
 	}
-	return network, dial, nil
+	return network, addr, nil
 }
 
-// holdSocket opens the bot's socket at path (openSocket: a socket, no
-// link followed), keeps it open until Kill, and returns the address that
-// dials that very file.
-func (r *groupRunner) holdSocket(path string) (string, error) {
+// holdSocket opens the bot's handshake socket at path (openSocket: a
+// socket, no link followed) and keeps it until the bot is killed or exits:
+// the host's gRPC connections to the bot are dialled through it
+// (dialHeld).
+func (r *groupRunner) holdSocket(path string) error {
 	f, err := openSocket(path)
 	if err != nil {
-		return "", err
-	}
-	if f == nil {
-		return path, nil
+		return err
 	}
 	r.mu.Lock()
-	r.sockets = append(r.sockets, f)
-	r.mu.Unlock()
-	return dialAddress(f), nil
+	defer r.mu.Unlock()
+	if r.held != nil {
+		r.held.Close()
+	}
+	r.held, r.heldPath = f, path
+	return nil
+}
+
+// dialHeld connects to the socket holdSocket checked, as that very file
+// (through /proc/self/fd, under the lock that closes it, so a descriptor
+// number reused after the bot is gone is never dialled).
+func (r *groupRunner) dialHeld(ctx context.Context) (net.Conn, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var d net.Dialer
+	switch {
+	case r.held != nil:
+		return d.DialContext(ctx, "unix", dialAddress(r.held))
+	case r.heldPath != "" && !r.socketsClosed:
+		return d.DialContext(ctx, "unix", r.heldPath) // no /proc/self/fd here: checked by Lstat
+	}
+	return nil, fmt.Errorf("the bot %s is gone: its socket is closed", r.path)
+}
+
+// dialChecked opens the socket at path as holdSocket does and dials it
+// once, at once (a version-2 bot's session socket).
+func (r *groupRunner) dialChecked(ctx context.Context, path string) (net.Conn, error) {
+	f, err := openSocket(path)
+	if err != nil {
+		return nil, &botapi.SocketRefused{Err: err}
+	}
+	var d net.Dialer
+	if f == nil {
+		return d.DialContext(ctx, "unix", path)
+	}
+	defer f.Close()
+	return d.DialContext(ctx, "unix", dialAddress(f))
 }
 
 // closeSockets closes what holdSocket kept.
 func (r *groupRunner) closeSockets() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, f := range r.sockets {
-		f.Close()
+	if r.held != nil {
+		r.held.Close()
+		r.held = nil
 	}
-	r.sockets = nil
+	r.socketsClosed = true
 }
 
 // checkAddress accepts only a unix socket inside dir (a bot's private
@@ -398,20 +439,29 @@ func (b *Bot) OverMemory() bool {
 	return false
 }
 
-// checkSessionSocket is asked about the socket a version-2 bot's session
-// hello names: like its handshake's address, only a unix socket directly
-// inside its private socket directory is dialled, never through a link,
-// and through the very file checked.
-func (b *Bot) checkSessionSocket(path string) (string, error) {
-	b.mu.Lock()
-	r := b.runner
-	b.mu.Unlock()
+// dialSessionSocket dials the socket a version-2 bot's session hello
+// names: like its handshake's address, only a unix socket directly inside
+// its private socket directory, never through a link, and through the
+// very file checked.
+func (b *Bot) dialSessionSocket(ctx context.Context, path string) (net.Conn, error) {
+	r := b.proc()
 	dir := ""
 	if r != nil {
 		dir = r.socketDir
 	}
 	if !inDir(dir, path) {
-		return "", fmt.Errorf("outside its private socket directory %s: only a unix socket there is dialled", dir)
+		return nil, &botapi.SocketRefused{Err: fmt.Errorf("outside its private socket directory %s: only a unix socket there is dialled", dir)}
 	}
-	return r.holdSocket(path)
+	return r.dialChecked(ctx, path)
+}
+
+// dialPlugin is the host's gRPC dialer for the bot: its handshake socket,
+// as checked (groupRunner.dialHeld); the address go-plugin passes is the
+// same socket's path.
+func (b *Bot) dialPlugin(ctx context.Context, _ string) (net.Conn, error) {
+	r := b.proc()
+	if r == nil {
+		return nil, fmt.Errorf("bot %s: not started", b.name)
+	}
+	return r.dialHeld(ctx)
 }

@@ -2,6 +2,7 @@ package botapi
 
 import (
 	"context"
+	"net"
 	"strings"
 	"time"
 
@@ -69,11 +70,11 @@ func VersionedPluginSets(impl Bot) map[int]plugin.PluginSet {
 }
 
 // HostPluginSets is VersionedPluginSets for a host that checks the socket
-// a version-2 bot's session hello names before dialling it (see
-// Plugin.SocketCheck): a bot must not send the host to any unix socket.
-func HostPluginSets(check func(path string) (string, error)) map[int]plugin.PluginSet {
+// a version-2 bot's session hello names as it dials it (see
+// Plugin.SocketDial): a bot must not send the host to any unix socket.
+func HostPluginSets(dial func(ctx context.Context, path string) (net.Conn, error)) map[int]plugin.PluginSet {
 	sets := VersionedPluginSets(nil)
-	sets[Version2] = plugin.PluginSet{PluginName: &Plugin{Version: Version2, SocketCheck: check}}
+	sets[Version2] = plugin.PluginSet{PluginName: &Plugin{Version: Version2, SocketDial: dial}}
 	return sets
 }
 

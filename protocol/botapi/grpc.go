@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"sync"
 	"time"
@@ -24,11 +25,10 @@ type Plugin struct {
 	plugin.NetRPCUnsupportedPlugin
 	Impl    Bot
 	Version int
-	// SocketCheck (host side, optional) is asked about the socket a bot's
-	// session hello names before the host dials it: an error fails the
-	// session; otherwise it returns the address to dial in the path's
-	// place (the very file it checked, e.g. through /proc/self/fd).
-	SocketCheck func(path string) (string, error)
+	// SocketDial (host side, optional) connects to the socket a bot's
+	// session hello names, after checking it (an error fails the
+	// session); nil dials the path as it is.
+	SocketDial func(ctx context.Context, path string) (net.Conn, error)
 }
 
 var _ plugin.GRPCPlugin = (*Plugin)(nil)
@@ -49,7 +49,7 @@ func (p *Plugin) GRPCClient(ctx context.Context, _ *plugin.GRPCBroker, conn *grp
 	if p.Version == Version1 {
 		return NewGRPCClient(conn), nil
 	}
-	return OpenSession(ctx, conn, p.SocketCheck)
+	return OpenSession(ctx, conn, p.SocketDial)
 }
 
 // GRPCClient is a Bot served by another process, reached over gRPC.

@@ -113,7 +113,7 @@ type solveCall struct {
 // OpenSession opens the Session stream over conn; ctx bounds the session
 // (go-plugin's context of the plugin process). check, if not nil, is asked
 // about the socket the bot's hello names before it is dialled.
-func OpenSession(parent context.Context, conn grpc.ClientConnInterface, check func(path string) (string, error)) (*SessionClient, error) {
+func OpenSession(parent context.Context, conn grpc.ClientConnInterface, dial func(ctx context.Context, path string) (net.Conn, error)) (*SessionClient, error) {
 	ctx, cancel := context.WithCancel(parent)
 	stream, err := botpb.NewBotClient(conn).Session(ctx, recvCap(MaxInfoSize))
 	if err != nil {
@@ -138,17 +138,20 @@ func OpenSession(parent context.Context, conn grpc.ClientConnInterface, check fu
 	c := &SessionClient{stream: stream, parent: parent, cancel: cancel, readTurn: make(chan struct{}, 1), ended: make(chan struct{}),
 		batches: map[uint64]*solveCall{}}
 	if path := h.Hello; path != "" {
-		dial := path
-		if check != nil {
-			if dial, err = check(path); err != nil {
-				cancel()
-				return nil, protocolError("the bot's session hello names socket %q: %v", path, err)
+		if dial == nil {
+			dial = func(ctx context.Context, path string) (net.Conn, error) {
+				var d net.Dialer
+				return d.DialContext(ctx, "unix", path)
 			}
 		}
-		var d net.Dialer
 		dctx, dcancel := context.WithTimeout(ctx, helloTimeout)
-		sock, err := d.DialContext(dctx, "unix", dial)
+		sock, err := dial(dctx, path)
 		dcancel()
+		var refused *SocketRefused
+		if errors.As(err, &refused) {
+			cancel()
+			return nil, protocolError("the bot's session hello names socket %q: %v", path, refused.Err)
+		}
 		if err != nil {
 			cancel()
 			return nil, &Error{Op: "session", status: status.Newf(codes.Unavailable, "connect to the bot's socket: %v", err)}
@@ -170,6 +173,14 @@ func OpenSession(parent context.Context, conn grpc.ClientConnInterface, check fu
 	}
 	return c, nil
 }
+
+// SocketRefused is what a host's SocketDial returns for a socket it will
+// not dial (outside the bot's private directory, a link): the session
+// fails with a protocol error naming it.
+type SocketRefused struct{ Err error }
+
+func (e *SocketRefused) Error() string { return e.Err.Error() }
+func (e *SocketRefused) Unwrap() error { return e.Err }
 
 // Close ends the session.
 func (c *SessionClient) Close() {
