@@ -38,7 +38,9 @@
 //     (where cgroups serve, its cgroup is frozen and thawed instead, so
 //     what it forked is stopped too).
 //   - kinrow, the host's own text protocol (GTP v2 framing, protocol/gtp's
-//     Client): protocol_version at start, then rules, kinrow-option KEY
+//     Client): kinrow-key KEY (an engine that signs its answers takes
+//     it; others refuse it) and protocol_version at start, every command
+//     with an id its answer must carry, then rules, kinrow-option KEY
 //     VALUE per option, kinrow-movetime MS under a per-move limit,
 //     kinrow-side COLOR (failure answers to both ignored) and play for each
 //     move of a new game; play, undo,

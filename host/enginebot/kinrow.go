@@ -47,22 +47,48 @@ func (w engineWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// newKinrow checks that the engine answers protocol_version (any answer,
-// even a failure, shows it speaks the framing).
+// newKinrow offers the engine a key to sign its answers with (kinrow-key,
+// the first command), then checks that it answers protocol_version (any
+// answer, even a failure, shows it speaks the framing).
+//
+// Commands carry ids from a random start, and an answer must carry its
+// command's id (gtp.Client.RequireIDs). An engine that takes the key
+// (kinrow's Java bridge does) signs every answer from then on: its id is
+// the tag of the command and of the answer under the key
+// (gtp.AnswerKey.Tag), and any other answer is a protocol error. So what
+// the course player inside the bridge writes on the protocol stream is
+// never taken for an answer, whatever it has read: the key reached the
+// bridge before any of the player's code ran (docs/BOTS.md, "What the
+// bridge guarantees"). An engine that refuses kinrow-key (any other) is
+// driven as before, with ids.
 func newKinrow(ctx context.Context, e *Engine) (*kinrowDriver, error) {
 	d := &kinrowDriver{e: e, c: gtp.NewClient(engineWriter{e.proc}, e.proc.stdout)}
 	d.c.SetMaxAnswer(MaxAnswerBytes)
-	r, err := d.c.Do(ctx, "protocol_version")
+	if err := d.c.RequireIDs(); err != nil {
+		return nil, err
+	}
+	key, err := gtp.NewAnswerKey()
 	if err != nil {
+		return nil, err
+	}
+	unspoken := func(first string, err error) error {
 		if errors.Is(err, gtp.ErrMalformedResponse) {
-			return nil, fmt.Errorf("it does not speak the kinrow protocol (GTP framing): %w", err)
+			return fmt.Errorf("it does not speak the kinrow protocol (GTP framing): %w", err)
 		}
 		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("no answer to protocol_version: %w", err)
+			return fmt.Errorf("no answer to %s: %w", first, err)
 		}
-		return nil, e.wrap(err)
+		return e.wrap(err)
 	}
-	e.log.Debug("engine ready", "protocol_version", r.Text)
+	_, signed, err := d.c.Authenticate(ctx, key, "kinrow-key", key.String())
+	if err != nil {
+		return nil, unspoken("kinrow-key, its first command", err)
+	}
+	r, err := d.c.Do(ctx, "protocol_version")
+	if err != nil {
+		return nil, unspoken("protocol_version", err)
+	}
+	e.log.Debug("engine ready", "protocol_version", r.Text, "signed_answers", signed)
 	e.suspend()
 	return d, nil
 }
@@ -185,7 +211,7 @@ func (d *kinrowDriver) genMove(ctx context.Context, req referee.MoveRequest) (st
 		return "", errors.New("no game: genmove before NewGame")
 	}
 	if d.stray != nil {
-		return "", fmt.Errorf("engine wrote an answer nobody asked for: %w", d.stray)
+		return "", strayAnswer(d.stray)
 	}
 	d.e.resume()
 	if ms := engineTime(req.MoveTime, 0).Milliseconds(); ms != d.moveTime {
@@ -226,8 +252,13 @@ func (d *kinrowDriver) quit() {
 
 // strayAnswer words an answer the engine wrote before it was asked the same
 // way whether play found it first or the move request did: a protocol
-// error, whichever of the two saw it.
+// error, whichever of the two saw it. An answer a signing engine did not
+// sign is said to be so: bytes its signer did not write (a course player
+// writing on the Java bridge's protocol stream).
 func strayAnswer(err error) error {
+	if errors.Is(err, gtp.ErrUnsignedAnswer) {
+		return fmt.Errorf("engine's output holds an answer it did not sign (forged): %w", err)
+	}
 	if errors.Is(err, gtp.ErrUnexpectedAnswer) {
 		return fmt.Errorf("engine wrote an answer nobody asked for: %w", err)
 	}

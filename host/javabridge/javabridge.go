@@ -212,17 +212,38 @@ func sanitize(s string) string {
 const launcher = `d=$(mktemp -d "${TMPDIR:-/tmp}/kinrow-java-%s.XXXXXX") && cd "$d" && exec "$0" "$@" --own-workdir --protocol-fd 3 3>&1 1>&2`
 
 // Command is the manifest's argv: sh making the working directory, then
-// java running the bridge on the player.
+// java running the bridge on the player, with the JVM options that keep
+// the player from the bridge's key (docs/BOTS.md, "What the bridge
+// guarantees") before the user's own.
 func Command(c Config) []string {
 	argv := []string{"/bin/sh", "-c", fmt.Sprintf(launcher, sanitize(c.Name)), c.Java}
-	// JDK 18 to 23 allow the bridge's System.exit guard (a security
-	// manager) only when asked; 17 allows it by default, 24 never.
-	if c.Player.JavaFeature >= 18 && c.Player.JavaFeature <= 23 {
-		argv = append(argv, "-Djava.security.manager=allow")
-	}
+	argv = append(argv, GuardOptions(c.Player.JavaFeature)...)
 	argv = append(argv, c.JVMOptions...)
 	cp := strings.Join(append([]string{c.Jar}, c.ClassPath...), string(filepath.ListSeparator))
 	return append(argv, "-cp", cp, MainClass, "--player", c.Player.Class)
+}
+
+// GuardOptions are the JVM options of the bridge's command for a JDK of
+// that feature version: the bridge's guard (a security manager) allowed on
+// JDK 18 to 23, which allow one only when asked (17 by default, 24 and
+// later never); no agent attaching to the running JVM (it could read the
+// bridge's memory); on 23 and later sun.misc.Unsafe's memory access, and on
+// 24 and later native code (JNI, and the foreign function API's
+// restricted methods) for the class path, refused: what the guard refuses
+// on the JDKs that have one.
+func GuardOptions(feature int) []string {
+	opts := []string{}
+	if feature >= 18 && feature <= 23 {
+		opts = append(opts, "-Djava.security.manager=allow")
+	}
+	opts = append(opts, "-XX:+DisableAttachMechanism")
+	if feature >= 23 {
+		opts = append(opts, "--sun-misc-unsafe-memory-access=deny")
+	}
+	if feature >= 24 {
+		opts = append(opts, "--illegal-native-access=deny")
+	}
+	return opts
 }
 
 // Manifest returns the manifest's text, checking the rules.

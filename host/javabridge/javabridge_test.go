@@ -93,12 +93,34 @@ func TestManifestParses(t *testing.T) {
 		if got := slices.Contains(m.Command, "-Djava.security.manager=allow"); got != tt.allow {
 			t.Errorf("java %d: security manager flag %v, want %v", tt.feature, got, tt.allow)
 		}
+		// The guard's options come first, the user's after them (a later
+		// option wins).
+		if i, j := slices.Index(m.Command, "-XX:+DisableAttachMechanism"), slices.Index(m.Command, "-Xmx256m"); i < 0 || j < i {
+			t.Errorf("java %d: options %q", tt.feature, m.Command)
+		}
 		cp := m.Command[slices.Index(m.Command, "-cp")+1]
 		if cp != c.Jar+":/home/me/course/bin:"+`/home/me/odd\dir` {
 			t.Errorf("class path %q", cp)
 		}
 		if !strings.Contains(m.Command[2], "kinrow-java-L1quoted.") || m.Command[len(m.Command)-1] != "connectx.L1.L1" {
 			t.Errorf("command %q", m.Command)
+		}
+	}
+}
+
+// Each JDK gets the options that refuse the player what the bridge's
+// guard refuses where there is one: the guard itself on 18 to 23 (17 has
+// it by default), no attaching agents, Unsafe's memory access from 23 and
+// native code from 24, where no guard can be installed.
+func TestGuardOptions(t *testing.T) {
+	for feature, want := range map[int][]string{
+		17: {"-XX:+DisableAttachMechanism"},
+		21: {"-Djava.security.manager=allow", "-XX:+DisableAttachMechanism"},
+		23: {"-Djava.security.manager=allow", "-XX:+DisableAttachMechanism", "--sun-misc-unsafe-memory-access=deny"},
+		25: {"-XX:+DisableAttachMechanism", "--sun-misc-unsafe-memory-access=deny", "--illegal-native-access=deny"},
+	} {
+		if got := GuardOptions(feature); !slices.Equal(got, want) {
+			t.Errorf("GuardOptions(%d) = %q, want %q", feature, got, want)
 		}
 	}
 }

@@ -18,8 +18,9 @@ const DefaultMaxAnswer = 64 << 10
 // waiting before the command was sent.
 var ErrUnexpectedAnswer = errors.New("gtp: an answer nobody asked for")
 
-// Client is a minimal GTP controller for tools and tests: it sends one
-// command at a time with an incrementing id and reads the matching answer.
+// Client is a minimal GTP controller for tools, tests and the host's
+// kinrow-protocol engines: it sends one command at a time with an
+// incrementing id and reads the matching answer.
 // It is safe for concurrent use; calls are serialised.
 //
 // The client reads the engine's answers ahead, from its first call on, so
@@ -30,14 +31,22 @@ var ErrUnexpectedAnswer = errors.New("gtp: an answer nobody asked for")
 // MaxLineBytes, fails the call too, without the client holding more than
 // MaxResponseBytes of it.
 //
+// By default an answer without an id is taken for the command waiting
+// (lenient toward engines that do not echo ids, though GTP says they
+// must); RequireIDs makes the client number its commands from a random
+// start and refuse any answer that does not carry its command's id, and
+// Authenticate offers the engine a key to sign its answers with
+// (AnswerKey), after which only signed answers are taken. Either way a
+// refused answer fails the call wrapping ErrUnexpectedAnswer.
+//
 // A Client becomes unusable, and every later Do fails, after a call is
 // cancelled through its context or fails for any reason other than a
 // failure answer (write or read error, malformed, overlong or unexpected
-// answer, id mismatch): the stream may then be out of step. After a
-// cancellation a goroutine may stay blocked in the underlying Write until
-// the engine reads or the pipe is closed, and the reading goroutine stays
-// blocked in Read until the engine writes or its output is closed; close the
-// pipes (or kill the engine) to release them.
+// answer, id mismatch, an answer not signed): the stream may then be out
+// of step. After a cancellation a goroutine may stay blocked in the
+// underlying Write until the engine reads or the pipe is closed, and the
+// reading goroutine stays blocked in Read until the engine writes or its
+// output is closed; close the pipes (or kill the engine) to release them.
 type Client struct {
 	w    io.Writer
 	rr   *ResponseReader
@@ -45,6 +54,11 @@ type Client struct {
 	id   int           // id of the last command sent
 	dead error         // non-nil once the client is unusable
 	max  int           // bound on an answer's text
+	// strict: an answer must carry its command's id (RequireIDs).
+	strict bool
+	// signed: an answer must carry its tag under key (Authenticate).
+	signed bool
+	key    AnswerKey
 
 	readOnce sync.Once
 	ready    chan struct{} // a token when queue is not empty
@@ -73,6 +87,36 @@ func (c *Client) SetMaxAnswer(n int) {
 		n = DefaultMaxAnswer
 	}
 	c.max = min(n, MaxResponseBytes)
+}
+
+// RequireIDs makes the client number its commands from a random start
+// (crypto/rand, below 2^30; then one more per command) instead of 1, and
+// refuse an answer that carries no id or another command's id: a party
+// that writes on the engine's output without seeing the commands cannot
+// guess the id an answer must carry. Call it before the first Do.
+func (c *Client) RequireIDs() error {
+	start, err := randomStart()
+	if err != nil {
+		return err
+	}
+	c.sem <- struct{}{}
+	defer func() { <-c.sem }()
+	c.id, c.strict = start-1, true
+	return nil
+}
+
+// Authenticate sends the command "name args..." (kinrow's is "kinrow-key
+// KEY") offering the engine key to sign its answers with, and returns its
+// answer and whether the engine signs. An engine that signs answers this
+// command with its tag under key (AnswerKey.Tag) as the id, and from then
+// on the client takes an answer only if its id is its tag: any other
+// answer, with or without an id, fails the call wrapping both
+// ErrUnexpectedAnswer and ErrUnsignedAnswer. An engine that answers with
+// the command's own id (an unknown command, most often) does not sign;
+// the client goes on as before and the answer is returned with signed
+// false. Errors are Do's.
+func (c *Client) Authenticate(ctx context.Context, key AnswerKey, name string, args ...string) (resp Response, signed bool, err error) {
+	return c.do(ctx, &key, name, args)
 }
 
 // read reads answers until the first error, queueing them for Do.
@@ -110,19 +154,31 @@ func (c *Client) take() (result, bool) {
 	return r, true
 }
 
-// Do sends the command "id name args..." with the next id (1, 2, ...) and
-// returns its answer. A failure answer is returned with a nil error; use
-// Response.Err to turn it into one. If ctx is done before the answer
-// arrives, Do returns ctx.Err() and the client becomes unusable. An invalid
-// name or argument is reported (wrapping ErrInvalidCommand) without sending
-// anything and leaves the client usable.
+// Do sends the command "id name args..." with the next id (1, 2, ..., or
+// from a random start after RequireIDs) and returns its answer. A failure
+// answer is returned with a nil error; use Response.Err to turn it into
+// one. If ctx is done before the answer arrives, Do returns ctx.Err() and
+// the client becomes unusable. An invalid name or argument is reported
+// (wrapping ErrInvalidCommand) without sending anything and leaves the
+// client usable.
 func (c *Client) Do(ctx context.Context, name string, args ...string) (Response, error) {
+	resp, _, err := c.do(ctx, nil, name, args)
+	return resp, err
+}
+
+// do is Do, and Authenticate when offer is not nil.
+func (c *Client) do(ctx context.Context, offer *AnswerKey, name string, args []string) (Response, bool, error) {
 	select {
 	case c.sem <- struct{}{}:
 	case <-ctx.Done():
-		return Response{}, ctx.Err()
+		return Response{}, false, ctx.Err()
 	}
 	defer func() { <-c.sem }()
+	resp, err := c.send(ctx, offer, name, args)
+	return resp, c.signed, err
+}
+
+func (c *Client) send(ctx context.Context, offer *AnswerKey, name string, args []string) (Response, error) {
 	if c.dead != nil {
 		return Response{}, c.dead
 	}
@@ -161,12 +217,11 @@ func (c *Client) Do(ctx context.Context, name string, args ...string) (Response,
 				continue
 			}
 			err := res.err
-			switch {
-			case err != nil:
-			case res.resp.HasID && res.resp.ID != cmd.ID:
-				err = fmt.Errorf("%w: answer id %d does not match command id %d", ErrUnexpectedAnswer, res.resp.ID, cmd.ID)
-			case len(res.resp.Text) > c.max:
+			if err == nil && len(res.resp.Text) > c.max {
 				err = fmt.Errorf("%w: the answer has %d bytes (limit %d)", ErrResponseTooLong, len(res.resp.Text), c.max)
+			}
+			if err == nil {
+				err = c.match(cmd, res.resp, offer)
 			}
 			if err != nil {
 				return fail(err)
@@ -177,4 +232,32 @@ func (c *Client) Do(ctx context.Context, name string, args ...string) (Response,
 			return Response{}, ctx.Err()
 		}
 	}
+}
+
+// match checks that resp answers cmd: its signature when the client takes
+// signed answers, else its id (a missing one only where ids are optional).
+// offer is the key being offered with cmd (Authenticate): the answer may
+// then carry either its tag under it, which makes the client take signed
+// answers from now on, or cmd's id.
+func (c *Client) match(cmd Command, resp Response, offer *AnswerKey) error {
+	if offer != nil && !c.signed && resp.HasID && resp.ID == offer.tagOf(cmd, resp) {
+		c.signed, c.key = true, *offer
+		return nil
+	}
+	switch {
+	case c.signed:
+		if !resp.HasID {
+			return fmt.Errorf("%w: %w: an answer without an id to command %d (%.40q)", ErrUnexpectedAnswer, ErrUnsignedAnswer, cmd.ID, resp.Text)
+		}
+		if want := c.key.tagOf(cmd, resp); resp.ID != want {
+			return fmt.Errorf("%w: %w: answer id %d is not the tag of command %d and of this answer (%.40q)", ErrUnexpectedAnswer, ErrUnsignedAnswer, resp.ID, cmd.ID, resp.Text)
+		}
+	case !resp.HasID:
+		if c.strict {
+			return fmt.Errorf("%w: an answer without an id to command %d (%.40q)", ErrUnexpectedAnswer, cmd.ID, resp.Text)
+		}
+	case resp.ID != cmd.ID:
+		return fmt.Errorf("%w: answer id %d does not match command id %d", ErrUnexpectedAnswer, resp.ID, cmd.ID)
+	}
+	return nil
 }

@@ -11,6 +11,10 @@
 // "?7 unknown command"). Bytes that are not valid UTF-8 are passed through
 // unchanged (never replaced with U+FFFD), so the package never fails or
 // panics on binary garbage, and it bounds the memory spent on any single
-// line ([MaxLineBytes]) or answer ([MaxResponseBytes]). The package knows
-// nothing about the meaning of commands.
+// line ([MaxLineBytes]) or answer ([MaxResponseBytes]). A controller can
+// also require every answer to carry its command's id, counted from a
+// random start ([Client.RequireIDs]), and take only answers the engine
+// signed with a key it was given ([Client.Authenticate], [AnswerKey]), so
+// that nothing else writing on the engine's output passes for it. The
+// package knows nothing about the meaning of commands.
 package gtp

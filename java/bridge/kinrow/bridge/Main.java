@@ -1,26 +1,34 @@
 package kinrow.bridge;
 
-import java.io.BufferedOutputStream;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.FileDescriptor;
+import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.SequenceInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -34,18 +42,25 @@ import java.util.stream.Stream;
  *
  * <p>The protocol's stdout is kept for the bridge: System.out is the JVM's stderr, which
  * the host logs, so a player's prints never reach the protocol, and System.in is empty.
- * initPlayer runs when the host gives the side (kinrow-side) and the move time, or at
- * the first genmove; selectColumn and selectCell run on a worker thread while this
- * thread goes on reading, so quit is answered even when the player overruns (the
- * referee's deadline decides a timeout). A player that throws or calls System.exit
- * gets its move answered with a failure naming the reason, which the referee turns
- * into a forfeit.
+ * What a player writes on the protocol's descriptor itself is never taken for an
+ * answer: when the host's first command is kinrow-key, every answer is signed with that
+ * key (Signer), which only the main thread holds, in local variables of run(), and
+ * only the main thread writes answers; a guard (ExitGuard, JDK 17 to 23) refuses the
+ * player the protocol's descriptors, the JVM's memory, native code and programs
+ * (docs/BOTS.md, "What the bridge guarantees"). initPlayer runs when the host gives
+ * the side (kinrow-side) and the move time, or at the first genmove; selectColumn and
+ * selectCell run on a worker thread, which hands the result to the main thread to
+ * answer; while a move lasts, the main thread lends the input to a helper thread, so
+ * quit is answered even when the player overruns (the referee's deadline decides a
+ * timeout). A player that throws or calls System.exit gets its move answered with a
+ * failure naming the reason, which the referee turns into a forfeit.
  */
 public final class Main {
-    static final String VERSION = "1";
+    static final String VERSION = "2";
     static final String PID_FILE = ".kinrow-java-pid";
 
-    private final PrintStream out;
+    /** The protocol's output, written by the main thread only (answers are signed there). */
+    private final OutputStream out;
     private final String className;
     private final ExitGuard guard;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
@@ -53,6 +68,8 @@ public final class Main {
         t.setDaemon(true);
         return t;
     });
+    /** Input lines, moves the worker finished, the JVM's exit: the main thread's work. */
+    private final BlockingQueue<Object> events = new LinkedBlockingQueue<>();
     private Course course;
     private boolean fresh;
     private Object player;
@@ -62,19 +79,18 @@ public final class Main {
     private long moveTimeMs = -1;
     private int games;
     /** The genmove being answered by the worker, or null. */
-    private Future<?> pending;
-    private String pendingId;
+    private volatile Command pending;
     private volatile boolean exiting;
     private Path workdir;
 
-    private Main(PrintStream out, String className, ExitGuard guard) {
+    private Main(OutputStream out, String className, ExitGuard guard) {
         this.out = out;
         this.className = className;
         this.guard = guard;
     }
 
     /** Runs the bridge; see the class comment for the arguments. */
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) throws IOException, InterruptedException {
         String cls = null;
         boolean probe = false;
         boolean fresh = false;
@@ -124,19 +140,22 @@ public final class Main {
                 System.err.println("kinrow-java: cannot open descriptor " + protocolFd + " (" + e.getMessage() + "); answering on stdout");
             }
         }
-        PrintStream protocol = new PrintStream(new BufferedOutputStream(raw), false, StandardCharsets.UTF_8);
         System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
         System.setIn(new ByteArrayInputStream(new byte[0]));
-        Main m = new Main(protocol, cls, ExitGuard.install());
+        FileInputStream in = new FileInputStream(FileDescriptor.in);
+        // The guard goes in once the bridge holds every descriptor it needs.
+        Main m = new Main(raw, cls, ExitGuard.install());
         m.fresh = fresh;
         if (ownWorkdir) {
             m.claimWorkdir();
         }
         Runtime.getRuntime().addShutdownHook(new Thread(m::onJvmExit, "kinrow-bridge-exit"));
         if (m.guard == null) {
-            log("this JVM refuses a security manager: a player's System.exit ends the bridge (the pending move is answered from a shutdown hook)");
+            log("this JVM refuses a security manager: a player's System.exit ends the bridge (the pending move is answered from a shutdown hook),"
+                    + " and nothing keeps the player from the protocol's descriptors or the JVM's memory (what it writes there is still never"
+                    + " taken for an answer: it is not signed)");
         }
-        m.run(new BufferedReader(new InputStreamReader(new java.io.FileInputStream(FileDescriptor.in), StandardCharsets.UTF_8)));
+        m.run(in);
     }
 
     private static void usage(String why) {
@@ -171,7 +190,155 @@ public final class Main {
 
     // ---- the protocol loop ----
 
-    private void run(BufferedReader in) throws IOException {
+    /** The longest first line read byte by byte (a kinrow-key line is about 60 bytes). */
+    static final int MAX_FIRST_LINE = 256;
+    /** How long quit (or the end of the input) waits for a move being answered. */
+    static final long QUIT_WAIT_MS = 500;
+    /** How long a move runs before the main thread lends the input to the helper. */
+    static final long LEND_AFTER_MS = 20;
+    /** How long the JVM's exit waits for the main thread to answer the pending move. */
+    static final long EXIT_WAIT_MS = 500;
+
+    /** A command: its id as received ("" for none), name and arguments. */
+    static final class Command {
+        final String id;
+        /** The name and arguments as received, single spaces (what a signature covers). */
+        final String line;
+        /** The name in lower case. */
+        final String name;
+        final String[] args;
+
+        private Command(String id, String line, String name, String[] args) {
+            this.id = id;
+            this.line = line;
+            this.name = name;
+            this.args = args;
+        }
+
+        /** The command on a line, or null for a blank line, a comment or an id alone. */
+        static Command parse(String text) {
+            String[] words = clean(text);
+            if (words == null) {
+                return null;
+            }
+            int k = 0;
+            String id = "";
+            if (digits(words[0])) {
+                id = words[0];
+                k = 1;
+                if (words.length == 1) {
+                    return null;
+                }
+            }
+            String line = String.join(" ", java.util.Arrays.copyOfRange(words, k, words.length));
+            return new Command(id, line, words[k].toLowerCase(Locale.ROOT), java.util.Arrays.copyOfRange(words, k + 1, words.length));
+        }
+    }
+
+    static boolean digits(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return !s.isEmpty();
+    }
+
+    /** An answer: success or failure, and its text. */
+    static final class Reply {
+        final boolean ok;
+        final String text;
+
+        Reply(boolean ok, String text) {
+            this.ok = ok;
+            this.text = text;
+        }
+    }
+
+    static Reply ok(String text) {
+        return new Reply(true, text);
+    }
+
+    static Reply fail(String text) {
+        return new Reply(false, text);
+    }
+
+    /** dispatch's reply for a genmove handed to the worker: answered when it is done. */
+    private static final Reply PENDING = new Reply(true, "");
+
+    /** A line of input, or its end (text null); lent: read by the helper. */
+    private static final class Input {
+        final String text;
+        final boolean lent;
+
+        Input(String text, boolean lent) {
+            this.text = text;
+            this.lent = lent;
+        }
+    }
+
+    /** The player's move returned (result) or threw (failed) on the worker. */
+    private static final class Moved {
+        final Command cmd;
+        final String what;
+        final Object result;
+        final Throwable failed;
+
+        Moved(Command cmd, String what, Object result, Throwable failed) {
+            this.cmd = cmd;
+            this.what = what;
+            this.result = result;
+            this.failed = failed;
+        }
+    }
+
+    /** The JVM is exiting without quit: answer the pending move, then count down. */
+    private static final class Exiting {
+        final CountDownLatch answered = new CountDownLatch(1);
+    }
+
+    /**
+     * The protocol loop, on the main thread. The first line is read here byte by byte: if
+     * it is "[id] kinrow-key KEY" (32 hex digits), KEY becomes (k0, k1), local variables of
+     * this method that only this thread ever holds, the line's bytes are cleared, and every
+     * answer from then on, this one's included, is signed with it (Signer); otherwise the
+     * line is read again with the rest and the answers carry the commands' ids. Then this
+     * thread reads the commands and answers them all, the moves the worker hands it too.
+     */
+    private void run(FileInputStream stdin) throws IOException, InterruptedException {
+        byte[] first = new byte[MAX_FIRST_LINE + 1];
+        int n = 0;
+        boolean eol = false;
+        while (n < MAX_FIRST_LINE) {
+            int b = stdin.read();
+            if (b < 0) {
+                break;
+            }
+            if (b == '\n') {
+                first[n] = '\n';
+                eol = true;
+                break;
+            }
+            first[n++] = (byte) b;
+        }
+        long k0 = 0;
+        long k1 = 0;
+        boolean signed = false;
+        InputStream rest = stdin;
+        int[] key = eol ? keyLine(first, n) : null;
+        if (key != null) {
+            // key: the id's bounds, the command's, and where the key's digits start.
+            k0 = Signer.keyHalf(first, key[4]);
+            k1 = Signer.keyHalf(first, key[4] + 16);
+            signed = true;
+            long tag = Signer.tagRaw(k0, k1, first, key[0], key[1], key[2], key[3]);
+            java.util.Arrays.fill(first, (byte) 0);
+            write(frame(true, Long.toString(tag), new byte[0]));
+        } else if (n > 0 || eol) {
+            rest = new SequenceInputStream(new ByteArrayInputStream(first, 0, n + (eol ? 1 : 0)), stdin);
+        }
+        BufferedReader reader = new BufferedReader(new InputStreamReader(rest, StandardCharsets.UTF_8));
+        startHelper(reader);
         try {
             course = Course.of(className);
         } catch (ReflectiveOperationException | LinkageError e) {
@@ -179,38 +346,192 @@ public final class Main {
             initError = "the player cannot be loaded: " + firstLine(e);
             log(initError);
         }
-        String line;
-        while ((line = in.readLine()) != null) {
-            String[] words = clean(line);
-            if (words == null) {
-                continue;
+        // The input is read here, on this thread, except while a move has taken longer
+        // than LEND_AFTER_MS: then the helper reads it (a line at a time, lent), so a quit
+        // or the end of the input is seen while the player thinks.
+        boolean lent = false;
+        ArrayDeque<Input> deferred = new ArrayDeque<>();
+        long quitBy = 0;
+        for (;;) {
+            // While a move is being answered, input waits (answers stay in order); a
+            // quit, or the end of the input, waits for the move a moment only.
+            if (pending == null) {
+                quitBy = 0;
+            } else if (quitBy == 0) {
+                for (Input d : deferred) {
+                    if (ends(d)) {
+                        quitBy = System.currentTimeMillis() + QUIT_WAIT_MS;
+                        break;
+                    }
+                }
             }
-            String id = "";
-            int k = 0;
-            if (words[0].chars().allMatch(Character::isDigit)) {
-                id = words[0];
-                k = 1;
-                if (words.length == 1) {
+            Object e;
+            boolean taken = true; // e came from events
+            if (pending == null && !deferred.isEmpty()) {
+                e = deferred.poll();
+                taken = false;
+            } else if (pending == null && !lent) {
+                String line;
+                try {
+                    line = reader.readLine();
+                } catch (IOException x) {
+                    log("reading the input: " + x);
+                    line = null;
+                }
+                e = new Input(line, false);
+                taken = false;
+            } else if (quitBy > 0) {
+                e = events.poll(Math.max(0, quitBy - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+                if (e == null) {
+                    log("quit while the player is still thinking");
+                    for (Input d : deferred) {
+                        Command c = d.text == null ? null : Command.parse(d.text);
+                        if (c != null && c.name.equals("quit")) {
+                            reply(k0, k1, signed, c, ok(""));
+                            break;
+                        }
+                    }
+                    quit(0);
+                    return;
+                }
+            } else if (pending != null && !lent) {
+                e = events.poll(LEND_AFTER_MS, TimeUnit.MILLISECONDS);
+                if (e == null) {
+                    lent = true;
+                    lend.release();
+                    continue;
+                }
+            } else {
+                e = events.take();
+            }
+            if (taken && e instanceof Input && ((Input) e).lent) {
+                lent = false; // the helper's line: the input is this thread's again
+                if (pending != null && !ends((Input) e)) {
+                    deferred.add((Input) e);
+                    lent = true;
+                    lend.release();
                     continue;
                 }
             }
-            String name = words[k].toLowerCase(Locale.ROOT);
-            String[] args = java.util.Arrays.copyOfRange(words, k + 1, words.length);
-            if (name.equals("quit")) {
-                // Answers stay in order: a move being answered has a moment to finish.
-                waitPending(QUIT_WAIT_MS);
-                answer(id, true, "");
+            if (e instanceof Moved) {
+                Moved m = (Moved) e;
+                pending = null;
+                reply(k0, k1, signed, m.cmd, moved(m));
+                continue;
+            }
+            if (e instanceof Exiting) {
+                Command c = pending;
+                if (c != null) {
+                    pending = null;
+                    reply(k0, k1, signed, c, fail("the player called System.exit (the JVM is exiting)"));
+                }
+                ((Exiting) e).answered.countDown();
+                continue;
+            }
+            Input in = (Input) e;
+            if (pending != null) {
+                deferred.add(in);
+                continue;
+            }
+            if (in.text == null) {
+                // The end of the input: the host is gone.
                 quit(0);
                 return;
             }
-            waitPending();
-            synchronized (this) {
-                dispatch(id, name, args);
+            Command c = Command.parse(in.text);
+            if (c == null) {
+                continue;
+            }
+            if (c.name.equals("quit")) {
+                reply(k0, k1, signed, c, ok(""));
+                quit(0);
+                return;
+            }
+            Reply r;
+            if (c.name.equals("kinrow-key")) {
+                r = fail("kinrow-key must be the host's first command, with 32 hex digits (a key the answers are signed with)");
+            } else {
+                r = dispatch(c);
+            }
+            if (r != PENDING) {
+                reply(k0, k1, signed, c, r);
             }
         }
-        // The end of the input (the host is gone): a player still thinking is not waited for.
-        waitPending(QUIT_WAIT_MS);
-        quit(0);
+    }
+
+    /** Whether a deferred input ends the session: quit, or the end of the input. */
+    private static boolean ends(Input in) {
+        if (in.text == null) {
+            return true;
+        }
+        Command c = Command.parse(in.text);
+        return c != null && c.name.equals("quit");
+    }
+
+    /**
+     * Whether line[0, n) is exactly "[id ]kinrow-key KEY" with KEY 32 hex digits (a CR
+     * at the end allowed): {id from, id to, command from, command to, key from}, or null.
+     */
+    static int[] keyLine(byte[] line, int n) {
+        if (n > 0 && line[n - 1] == '\r') {
+            n--;
+        }
+        int i = 0;
+        while (i < n && line[i] >= '0' && line[i] <= '9') {
+            i++;
+        }
+        int idTo = i;
+        if (idTo > 0) {
+            if (i >= n || line[i] != ' ') {
+                return null;
+            }
+            i++;
+        }
+        int from = i;
+        byte[] name = "kinrow-key ".getBytes(StandardCharsets.US_ASCII);
+        if (n - i != name.length + 32) {
+            return null;
+        }
+        for (byte b : name) {
+            if (line[i++] != b) {
+                return null;
+            }
+        }
+        for (int j = i; j < n; j++) {
+            if (Signer.hexDigit(line[j]) < 0) {
+                return null;
+            }
+        }
+        return new int[] {0, idTo, from, n, i};
+    }
+
+    /** Lends the input to the helper for one line. */
+    private final Semaphore lend = new Semaphore(0);
+
+    /**
+     * The helper: each time the main thread lends it the input, it reads one line (or
+     * the end) into events, where the main thread takes it back.
+     */
+    private void startHelper(BufferedReader r) {
+        Thread t = new Thread(() -> {
+            for (;;) {
+                try {
+                    lend.acquire();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                String line;
+                try {
+                    line = r.readLine();
+                } catch (IOException e) {
+                    log("reading the input: " + e);
+                    line = null;
+                }
+                events.add(new Input(line, true));
+            }
+        }, "kinrow-input");
+        t.setDaemon(true);
+        t.start();
     }
 
     /** GTP's cleaning of a line: control characters dropped, # comments, tabs. */
@@ -231,49 +552,67 @@ public final class Main {
         return s.isEmpty() ? null : s.split(" +");
     }
 
-    private synchronized void answer(String id, boolean ok, String text) {
-        out.print(ok ? '=' : '?');
-        out.print(id);
-        text = text.replace('\r', ' ').replace('\n', ' ').trim();
-        if (!text.isEmpty()) {
-            out.print(' ');
-            out.print(text);
-        }
-        out.print("\n\n");
-        out.flush();
+    /**
+     * Writes the answer r to c: "=ID TEXT" or "?ID TEXT" and an empty line, the text on
+     * one line, ID c's id or, when signed, the answer's tag under (k0, k1).
+     */
+    private void reply(long k0, long k1, boolean signed, Command c, Reply r) {
+        String text = r.text == null ? "" : r.text.replace('\r', ' ').replace('\n', ' ').trim();
+        byte[] t = text.getBytes(StandardCharsets.UTF_8);
+        String id = signed ? Long.toString(Signer.tag(k0, k1, c.id, c.line, r.ok, t)) : c.id;
+        write(frame(r.ok, id, t));
     }
 
-    private void dispatch(String id, String name, String[] args) {
+    /** The bytes of the answer "=ID TEXT" (or "?ID TEXT") and its empty line. */
+    static byte[] frame(boolean ok, String id, byte[] text) {
+        byte[] i = id.getBytes(StandardCharsets.UTF_8);
+        byte[] b = new byte[1 + i.length + (text.length > 0 ? 1 + text.length : 0) + 2];
+        int n = 0;
+        b[n++] = (byte) (ok ? '=' : '?');
+        System.arraycopy(i, 0, b, n, i.length);
+        n += i.length;
+        if (text.length > 0) {
+            b[n++] = ' ';
+            System.arraycopy(text, 0, b, n, text.length);
+            n += text.length;
+        }
+        b[n++] = '\n';
+        b[n] = '\n';
+        return b;
+    }
+
+    private void write(byte[] b) {
         try {
-            switch (name) {
+            out.write(b);
+        } catch (IOException e) {
+            log("writing an answer: " + e);
+        }
+    }
+
+    private Reply dispatch(Command c) {
+        String[] args = c.args;
+        try {
+            switch (c.name) {
                 case "protocol_version":
-                    answer(id, true, "2");
-                    break;
+                    return ok("2");
                 case "name":
-                    answer(id, true, "kinrow-java");
-                    break;
+                    return ok("kinrow-java");
                 case "version":
-                    answer(id, true, VERSION);
-                    break;
+                    return ok(VERSION);
                 case "known_command":
-                    answer(id, true, Boolean.toString(args.length == 1 && COMMANDS.contains(args[0].toLowerCase(Locale.ROOT))));
-                    break;
+                    return ok(Boolean.toString(args.length == 1 && COMMANDS.contains(args[0].toLowerCase(Locale.ROOT))));
                 case "list_commands":
-                    answer(id, true, String.join("\n", COMMANDS));
-                    break;
+                    return ok(String.join("\n", COMMANDS));
                 case "rules":
                     rules(Rules.parse(args));
-                    answer(id, true, "");
-                    break;
+                    return ok("");
                 case "clear_board":
                     need();
                     rules(course.rules);
-                    answer(id, true, "");
-                    break;
+                    return ok("");
                 case "kinrow-option":
                     option(args);
-                    answer(id, true, "");
-                    break;
+                    return ok("");
                 case "kinrow-movetime":
                     if (args.length != 1) {
                         throw new IllegalArgumentException("syntax error: want kinrow-movetime MS");
@@ -282,8 +621,7 @@ public final class Main {
                     if (initColor != null && !inited) {
                         init(initColor);
                     }
-                    answer(id, true, "");
-                    break;
+                    return ok("");
                 case "kinrow-side":
                     if (args.length != 1) {
                         throw new IllegalArgumentException("syntax error: want kinrow-side COLOR");
@@ -293,32 +631,29 @@ public final class Main {
                     if (moveTimeMs > 0 && !inited) {
                         init(initColor);
                     }
-                    answer(id, true, "");
-                    break;
+                    return ok("");
                 case "play":
                     play(args);
-                    answer(id, true, "");
-                    break;
+                    return ok("");
                 case "undo":
                     need();
                     if (course.moves() == 0) {
                         throw new IllegalArgumentException("cannot undo: no move has been played");
                     }
                     course.undo();
-                    answer(id, true, "");
-                    break;
+                    return ok("");
                 case "genmove":
-                    genmove(id, args);
-                    break;
+                    genmove(c);
+                    return PENDING;
                 default:
-                    answer(id, false, "unknown command");
+                    return fail("unknown command");
             }
         } catch (IllegalArgumentException | IllegalStateException | IndexOutOfBoundsException e) {
-            answer(id, false, e.getMessage() == null ? e.toString() : e.getMessage());
+            return fail(e.getMessage() == null ? e.toString() : e.getMessage());
         } catch (ReflectiveOperationException | LinkageError e) {
-            answer(id, false, "the course framework failed: " + firstLine(e));
+            return fail("the course framework failed: " + firstLine(e));
         } catch (PlayerFailure e) {
-            answer(id, false, e.getMessage());
+            return fail(e.getMessage());
         }
     }
 
@@ -488,7 +823,9 @@ public final class Main {
     /** Why initPlayer failed in this game, or null. */
     private String gameInitError;
 
-    private void genmove(String id, String[] args) throws ReflectiveOperationException, PlayerFailure {
+    /** Hands the move to the worker; the main thread answers it when it is done (Moved). */
+    private void genmove(Command cmd) throws ReflectiveOperationException, PlayerFailure {
+        String[] args = cmd.args;
         if (args.length != 1) {
             throw new IllegalArgumentException("syntax error: want genmove COLOR");
         }
@@ -509,8 +846,8 @@ public final class Main {
         checkExitCalled("");
         Callable<Object> select = course.select(player);
         String what = course.selectName();
-        pendingId = id;
-        pending = worker.submit(() -> {
+        pending = cmd;
+        worker.execute(() -> {
             Object result = null;
             Throwable failed = null;
             try {
@@ -518,68 +855,30 @@ public final class Main {
             } catch (Throwable t) {
                 failed = t;
             }
-            finish(id, what, result, failed);
-            return null;
+            events.add(new Moved(cmd, what, result, failed));
         });
     }
 
-    /** Answers the pending genmove (on the worker thread). */
-    private synchronized void finish(String id, String what, Object result, Throwable failed) {
-        pendingId = null;
-        if (exiting) {
-            return;
-        }
+    /** The answer to a move the worker finished (on the main thread, which owns the board). */
+    private Reply moved(Moved m) {
         Integer st = guard == null ? null : guard.called;
         if (st != null) {
-            answer(id, false, "the player called System.exit(" + st + ") in " + what);
-            return;
+            return fail("the player called System.exit(" + st + ") in " + m.what);
         }
-        if (failed != null) {
-            answer(id, false, what + " threw " + firstLine(failed));
-            return;
+        if (m.failed != null) {
+            return fail(m.what + " threw " + firstLine(m.failed));
         }
         try {
-            String text = course.answer(result);
+            String text = course.answer(m.result);
             if (course.why != null) {
                 log(course.why);
             }
             if (text == null) {
-                answer(id, false, course.why);
-                return;
+                return fail(course.why);
             }
-            answer(id, true, text);
+            return ok(text);
         } catch (ReflectiveOperationException | RuntimeException e) {
-            answer(id, false, "the course framework failed on the answer of " + what + ": " + firstLine(e));
-        }
-    }
-
-    /** How long quit waits for a move being answered. */
-    static final long QUIT_WAIT_MS = 500;
-
-    private void waitPending() {
-        waitPending(-1);
-    }
-
-    /** Waits for the pending move's answer, at most ms (forever if ms < 0). */
-    private void waitPending(long ms) {
-        Future<?> p = pending;
-        if (p == null) {
-            return;
-        }
-        try {
-            if (ms < 0) {
-                p.get();
-            } else {
-                p.get(ms, java.util.concurrent.TimeUnit.MILLISECONDS);
-            }
-            pending = null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException e) {
-            log("the move's worker failed: " + firstLine(e.getCause()));
-            pending = null;
-        } catch (java.util.concurrent.TimeoutException e) {
-            log("quit while the player is still thinking");
+            return fail("the course framework failed on the answer of " + m.what + ": " + firstLine(e));
         }
     }
 
@@ -590,17 +889,23 @@ public final class Main {
         if (guard != null) {
             guard.allowed = true;
         }
-        out.flush();
         removeWorkdir();
         Runtime.getRuntime().halt(status);
     }
 
-    /** The shutdown hook: the JVM is ending without quit (a player's System.exit, a signal). */
+    /**
+     * The shutdown hook: the JVM is ending without quit (a player's System.exit where no
+     * guard refuses it, a signal). The main thread, which alone can sign, answers the
+     * pending move, if any, with the reason.
+     */
     private void onJvmExit() {
-        if (!exiting) {
-            String id = pendingId;
-            if (id != null) {
-                answer(id, false, "the player called System.exit (the JVM is exiting)");
+        if (!exiting && pending != null) {
+            Exiting x = new Exiting();
+            events.add(x);
+            try {
+                x.answered.await(EXIT_WAIT_MS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
         removeWorkdir();
