@@ -8,7 +8,7 @@ BOT_BINS := $(addprefix $(BIN)/kinrow-bot-,$(BOTS))
 PBRAIN_BINS := $(BIN)/pbrain-kinrow $(addprefix $(BIN)/pbrain-kinrow-,$(BOTS))
 TEST_TIMEOUT ?= 15m
 
-.PHONY: test-rapfi all build run test test-long test-slurm test-browser screenshots chromium bench fuzz generate vet clean $(BIN)/kinrow $(BOT_BINS) $(BIN)/pbrain-kinrow java java-skip java-course cross soak test-wine
+.PHONY: test-rapfi all build run test test-long test-slurm test-browser screenshots chromium bench fuzz generate vet clean $(BIN)/kinrow $(BIN)/kinrow-box $(BOT_BINS) $(BIN)/pbrain-kinrow java java-skip java-course cross soak test-wine
 
 # The Java bridge (docs/BOTS.md, "Course players in Java"): built when javac
 # is installed (JDK 17 or later; .ci/run installs Debian's
@@ -24,10 +24,15 @@ COURSE_SRC := java/course/kinrow/course
 
 all: build
 
-build: $(if $(wildcard cmd/kinrow),$(BIN)/kinrow) $(BOT_BINS) $(PBRAIN_BINS) java
+build: $(if $(wildcard cmd/kinrow),$(BIN)/kinrow) $(BIN)/kinrow-box $(BOT_BINS) $(PBRAIN_BINS) java
 
 $(BIN)/kinrow:
 	$(GO) build -o $@ ./cmd/kinrow
+
+# The first process of each bot's sandbox (host/procrun/boxinit), found
+# beside kinrow: it starts in a millisecond, kinrow re-executed in several.
+$(BIN)/kinrow-box:
+	$(GO) build -o $@ ./cmd/kinrow-box
 
 $(BOT_BINS): $(BIN)/kinrow-bot-%:
 	$(GO) build -o $@ ./bots/$*
@@ -122,6 +127,7 @@ cross:
 	  [ $$os = windows ] && ext=.exe; mkdir -p $$dir; \
 	  echo "cross: $$os/$$arch → $$dir"; \
 	  GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build -o $$dir/kinrow$$ext ./cmd/kinrow; \
+	  if [ $$os = linux ]; then GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build -o $$dir/kinrow-box ./cmd/kinrow-box; fi; \
 	  cp -f $$dir/kinrow$$ext $$dir/pbrain-kinrow$$ext; \
 	  for b in $(BOTS); do \
 	    GOOS=$$os GOARCH=$$arch CGO_ENABLED=0 $(GO) build -o $$dir/kinrow-bot-$$b$$ext ./bots/$$b; \

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/botpath"
+	"github.com/kinrow/kinrow/host/procrun"
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/internal/testbuild"
 	"github.com/kinrow/kinrow/protocol/botapi"
@@ -36,6 +37,9 @@ func TestMain(m *testing.M) {
 	} else if err := buildBroken(dir); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 	} else {
+		// The sandbox's init as kinrow runs it, from beside the host: a
+		// test binary has none beside it.
+		os.Setenv(procrun.BoxEnv, filepath.Join(dir, "kinrow-box"))
 		code = m.Run()
 	}
 	os.RemoveAll(dir)

@@ -14,11 +14,13 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/kinrow/kinrow/host/procrun/boxinit"
 )
 
 // The sandbox on Linux, drawn:
 //
-//	host (procrun.Start)                      box (a re-exec of the host binary, then the bot)
+//	host (procrun.Start)                      box (kinrow-box or the host binary re-executed, then the bot)
 //	─────────────────────                     ───────────────────────────────────────────────
 //	clone: new user, pid, mount, net, ipc,
 //	uts namespaces; uid 0 inside → box uid
@@ -39,17 +41,6 @@ import (
 // itself (isolate's way). Where neither works the bot runs without a
 // sandbox and Detect says why.
 
-// sandboxArg0 is the argv[0] that makes a binary importing procrun the
-// sandbox init (see init in sandboxinit_linux.go).
-const sandboxArg0 = "kinrow-sandbox-init"
-
-// The init's file descriptors.
-const (
-	fdSync   = 3 // host → init: one byte once the init is in its cgroups
-	fdStatus = 4 // init → host: why the sandbox failed; closed by a good execve
-	fdExe    = 5 // the verified executable, when Sandbox.Exe is set
-)
-
 // BoxUIDBase is the first uid (and gid) outside the user namespace that
 // boxes run as when the host is root: box uid = BoxUIDBase + (host pid mod
 // 65536)·256 + (the host's bot count mod 256), so bots of one host, and of
@@ -59,31 +50,6 @@ const BoxUIDBase = 1 << 29
 // boxInsideID is the bot's uid and gid inside its user namespace when the
 // host is root (mapped to the box uid outside).
 const boxInsideID = 1000
-
-// boxConfig is what the host tells the init (JSON in argv[1]).
-type boxConfig struct {
-	Path    string   `json:"path"`
-	Args    []string `json:"args"`
-	Read    []string `json:"read,omitempty"`
-	Write   []string `json:"write,omitempty"`
-	Links   []link   `json:"links,omitempty"`   // symbolic links to a Read or Write path
-	Net     bool     `json:"net,omitempty"`     // keep the host's network
-	WorkDir string   `json:"workdir,omitempty"` // "" is /tmp
-	Exe     bool     `json:"exe,omitempty"`     // run the file on fdExe
-	UserNS  bool     `json:"userns"`            // in a user namespace
-	UID     int      `json:"uid"`               // the box uid outside
-	Inside  int      `json:"inside"`            // the bot's uid and gid as the init sets them
-	Setgrp  bool     `json:"setgroups"`         // setgroups is allowed
-	TmpSize int64    `json:"tmpsize"`           // bytes of the private /tmp
-	Probe   bool     `json:"probe,omitempty"`   // set up, answer "ok", exit
-}
-
-// link is a symbolic link made in the box: a Read or Write path given
-// through a link is bound where the link leads, and the link made too.
-type link struct {
-	Path   string `json:"path"`
-	Target string `json:"target"`
-}
 
 // boxLevel is how boxes are made on this machine.
 type boxLevel int
@@ -162,7 +128,7 @@ func SandboxDetect() SandboxStatus { return sandboxProbe().status }
 
 // box is one bot's sandbox on the host's side.
 type box struct {
-	cfg      boxConfig
+	cfg      boxinit.Config
 	level    boxLevel
 	syncR    *os.File // the init's end
 	syncW    *os.File
@@ -207,7 +173,7 @@ func newBox(cmd *exec.Cmd, sb Sandbox, level boxLevel, memory int64) (*box, erro
 	if memory > 0 && memory < tmp {
 		tmp = memory // its pages count against the bot's memory anyway
 	}
-	b := &box{level: level, exe: sb.Exe, cfg: boxConfig{
+	b := &box{level: level, exe: sb.Exe, cfg: boxinit.Config{
 		Path: path, Args: args, Net: sb.Network, WorkDir: sb.WorkDir, Exe: sb.Exe != nil,
 		UserNS: level == boxUserNS, Setgrp: os.Geteuid() == 0, TmpSize: tmp,
 	}}
@@ -244,7 +210,7 @@ func (b *box) resolve(paths []string) []string {
 			continue
 		}
 		if r != p {
-			b.cfg.Links = append(b.cfg.Links, link{Path: p, Target: r})
+			b.cfg.Links = append(b.cfg.Links, boxinit.Link{Path: p, Target: r})
 		}
 		if !underSystem(r) {
 			out = append(out, r)
@@ -262,18 +228,8 @@ func cleanAbs(p string) string {
 	return p
 }
 
-// systemDirs are bound read-only into every box.
-var systemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"}
-
 // underSystem reports whether p is inside a directory every box sees.
-func underSystem(p string) bool {
-	for _, d := range systemDirs {
-		if p == d || strings.HasPrefix(p, d+"/") {
-			return true
-		}
-	}
-	return false
-}
+func underSystem(p string) bool { return boxinit.UnderSystem(p) }
 
 // prepare rewrites cmd to start the init, with the box's namespaces,
 // pipes and identity; the Write paths become the box user's.
@@ -309,8 +265,8 @@ func (b *box) prepare(cmd *exec.Cmd) error {
 			}
 		}
 	}
-	cmd.Path = "/proc/self/exe"
-	cmd.Args = []string{sandboxArg0, string(conf)}
+	cmd.Path = initPath()
+	cmd.Args = []string{boxinit.Arg0, string(conf)}
 	cmd.Dir = ""
 	cmd.ExtraFiles = []*os.File{b.syncR, b.statusW}
 	if b.exe != nil {
@@ -339,6 +295,30 @@ func (b *box) prepare(cmd *exec.Cmd) error {
 	}
 	return nil
 }
+
+// BoxEnv names the environment variable that, when set, is the path of
+// the kinrow-box to run (for a host that has none beside it: a test
+// binary).
+const BoxEnv = "KINROW_BOX"
+
+// initPath is the box's first program: $KINROW_BOX, or kinrow-box beside
+// the host's executable (a small binary that starts in about a
+// millisecond), else the host's own binary, re-executed (its package inits
+// cost several).
+var initPath = sync.OnceValue(func() string {
+	if p := os.Getenv(BoxEnv); p != "" {
+		return p
+	}
+	if exe, err := os.Executable(); err == nil {
+		if exe, err = filepath.EvalSymlinks(exe); err == nil {
+			box := filepath.Join(filepath.Dir(exe), "kinrow-box")
+			if st, err := os.Stat(box); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+				return box
+			}
+		}
+	}
+	return "/proc/self/exe"
+})
 
 // startedChild closes the init's ends of the pipes in the host.
 func (b *box) startedChild() {

@@ -25,11 +25,12 @@ func Bots() []string {
 	return names
 }
 
-// Build builds bin/kinrow's equivalent and every bot into dir, plus the
+// Build builds bin/kinrow's equivalent (with kinrow-box, its sandbox's
+// init, beside it) and every bot into dir, plus the
 // named test bots from internal/testbots (as kinrow-bot-NAME).
 func Build(dir string, testBots ...string) error {
 	root := Root()
-	targets := map[string]string{"kinrow": "./cmd/kinrow"}
+	targets := map[string]string{"kinrow": "./cmd/kinrow", "kinrow-box": "./cmd/kinrow-box"}
 	for _, b := range Bots() {
 		targets["kinrow-bot-"+b] = "./bots/" + b
 	}

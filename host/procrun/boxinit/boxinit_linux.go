@@ -1,4 +1,4 @@
-package procrun
+package boxinit
 
 import (
 	"encoding/json"
@@ -15,34 +15,34 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// init turns any binary importing procrun (kinrow, the test binaries)
-// into the sandbox init when started as sandboxArg0 by the host: it builds
-// the box and executes the bot, and never returns.
-func init() {
-	if len(os.Args) == 2 && os.Args[0] == sandboxArg0 {
-		runBoxInit(os.Args[1])
+// Main is the init when the process was started as one (os.Args is
+// [Arg0, its configuration]): it builds the box and executes the bot, and
+// never returns. Otherwise it returns at once.
+func Main() {
+	if len(os.Args) == 2 && os.Args[0] == Arg0 {
+		run(os.Args[1])
 	}
 }
 
-// runBoxInit is the init: pid 1 of the box's pid namespace until it
-// executes the bot.
-func runBoxInit(conf string) {
+// run is the init: pid 1 of the box's pid namespace until it executes the
+// bot.
+func run(conf string) {
 	// Thread-scoped state (the cgroup namespace, the capability bounding
 	// set, no_new_privs, the parent-death signal) is set on this thread,
 	// and this thread executes the bot.
 	runtime.LockOSThread()
-	status := os.NewFile(fdStatus, "status")
+	status := os.NewFile(FDStatus, "status")
 	fail := func(step string, err error) {
 		fmt.Fprintf(status, "sandbox: %s: %v", step, err)
 		os.Exit(126)
 	}
-	var c boxConfig
+	var c Config
 	if err := json.Unmarshal([]byte(conf), &c); err != nil {
 		fail("read the configuration", err)
 	}
 	// Wait until the host has placed this process in its cgroups.
 	var one [1]byte
-	if n, _ := os.NewFile(fdSync, "sync").Read(one[:]); n != 1 {
+	if n, _ := os.NewFile(FDSync, "sync").Read(one[:]); n != 1 {
 		os.Exit(125) // the host went away
 	}
 	if err := buildRoot(&c); err != nil {
@@ -120,8 +120,8 @@ func boxEnv(env []string) []string {
 // executable on fdExe, or a script by its path (by its descriptor when
 // verified; keepFD is then that descriptor, left open for the
 // interpreter).
-func openProgram(c *boxConfig) (path string, keepFD int, err error) {
-	fd := fdExe
+func openProgram(c *Config) (path string, keepFD int, err error) {
+	fd := FDExe
 	if !c.Exe {
 		fd, err = unix.Open(c.Path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 		if err != nil {
@@ -143,7 +143,7 @@ func openProgram(c *boxConfig) (path string, keepFD int, err error) {
 
 // dropPrivileges makes the init the box user with no capabilities, none to
 // be gained by executing, and no new privileges.
-func dropPrivileges(c *boxConfig) error {
+func dropPrivileges(c *Config) error {
 	for cap := 0; cap <= 63; cap++ {
 		err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(cap), 0, 0, 0)
 		if errors.Is(err, unix.EINVAL) {
@@ -182,7 +182,7 @@ func dropPrivileges(c *boxConfig) error {
 // buildRoot makes the box's root: a tmpfs holding the system directories
 // and the Read paths read-only, the Write paths writable, its own /proc, a
 // minimal /dev, a private /tmp; the host's root is detached.
-func buildRoot(c *boxConfig) error {
+func buildRoot(c *Config) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make the mounts private: %w", err)
 	}
@@ -204,7 +204,7 @@ func buildRoot(c *boxConfig) error {
 		return err
 	}
 	const from = "/oldroot"
-	for _, d := range systemDirs {
+	for _, d := range SystemDirs() {
 		st, err := os.Lstat(from + d)
 		switch {
 		case err != nil:
