@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/engine/record"
 	"github.com/kinrow/kinrow/internal/testbuild"
 	"github.com/kinrow/kinrow/protocol/gtp"
 )
@@ -467,4 +468,23 @@ func TestBadInputThroughPipes(t *testing.T) {
 	if answers[1].Text != answers[len(answers)-1].Text {
 		t.Errorf("the position changed:\n%s\nthen\n%s", answers[1].Text, answers[len(answers)-1].Text)
 	}
+}
+
+// readRecordsFile reads the records a match wrote at path, one per line;
+// a line that does not parse fails t.
+func readRecordsFile(t *testing.T, path string) []*record.Record {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []*record.Record
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		rec, err := record.Parse([]byte(l))
+		if err != nil {
+			t.Fatalf("record %s: %v", l, err)
+		}
+		recs = append(recs, rec)
+	}
+	return recs
 }

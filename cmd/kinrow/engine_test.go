@@ -146,18 +146,7 @@ func runEngineMatch(t *testing.T, dir string, args ...string) ([]pairing, []*rec
 	if err := json.Unmarshal([]byte(stdout.String()), &sum); err != nil {
 		t.Fatalf("summary is not JSON: %v\n%s", err, stdout.String())
 	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var recs []*record.Record
-	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		rec, err := record.Parse([]byte(l))
-		if err != nil {
-			t.Fatalf("record %s: %v", l, err)
-		}
-		recs = append(recs, rec)
-	}
+	recs := readRecordsFile(t, out)
 	if t.Failed() {
 		t.Logf("stderr:\n%s", stderr.String())
 	}

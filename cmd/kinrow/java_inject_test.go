@@ -153,18 +153,7 @@ func runForgerMatch(t *testing.T, dir string, args ...string) ([]*record.Record,
 			t.Logf("kinrow match stderr:\n%s", stderr.String())
 		}
 	})
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var recs []*record.Record
-	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		rec, err := record.Parse([]byte(l))
-		if err != nil {
-			t.Fatalf("record %s: %v", l, err)
-		}
-		recs = append(recs, rec)
-	}
+	recs := readRecordsFile(t, out)
 	return recs, stderr.String()
 }
 

@@ -318,18 +318,7 @@ func runJavaMatch(t *testing.T, dir string, env []string, args ...string) ([]pai
 	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
 		t.Fatalf("summary is not JSON: %v\n%s", err, stdout.String())
 	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var recs []*record.Record
-	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		rec, err := record.Parse([]byte(l))
-		if err != nil {
-			t.Fatalf("record %s: %v", l, err)
-		}
-		recs = append(recs, rec)
-	}
+	recs := readRecordsFile(t, out)
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("kinrow match stderr:\n%s", stderr.String())

@@ -109,31 +109,7 @@ func TestMTLS(t *testing.T) {
 // with it the session stays on the gRPC stream inside TLS.
 func BenchmarkGenMoveMTLS(b *testing.B) {
 	for _, mtls := range []bool{false, true} {
-		b.Run("mtls="+strconv.FormatBool(mtls), func(b *testing.B) {
-			l := mtlsLoader(b, mtls)
-			ctx := context.Background()
-			bot, err := l.Start(ctx, "random", "random", map[string]string{"seed": "1"})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer bot.Close()
-			if err := bot.NewGame(ctx, referee.Setup{Rules: engine.Connect4(), Color: engine.X}); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			ds := make([]time.Duration, 0, b.N)
-			for b.Loop() {
-				t0 := time.Now()
-				if _, err := bot.GenMove(ctx, referee.MoveRequest{Deadline: time.Now().Add(time.Second)}); err != nil {
-					b.Fatal(err)
-				}
-				ds = append(ds, time.Since(t0))
-				if err := bot.Undo(ctx); err != nil { // the bot played it; take it back
-					b.Fatal(err)
-				}
-			}
-			percentiles(b, ds)
-		})
+		b.Run("mtls="+strconv.FormatBool(mtls), func(b *testing.B) { benchGenMove(b, mtlsLoader(b, mtls)) })
 	}
 }
 
@@ -142,21 +118,6 @@ func BenchmarkGenMoveMTLS(b *testing.B) {
 // own), in one run.
 func BenchmarkStartMTLS(b *testing.B) {
 	for _, mtls := range []bool{false, true} {
-		b.Run("mtls="+strconv.FormatBool(mtls), func(b *testing.B) {
-			l := mtlsLoader(b, mtls)
-			ctx := context.Background()
-			b.ReportAllocs()
-			ds := make([]time.Duration, 0, b.N)
-			for b.Loop() {
-				t0 := time.Now()
-				bot, err := l.Start(ctx, "random", "random", nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				ds = append(ds, time.Since(t0))
-				bot.Close()
-			}
-			percentiles(b, ds)
-		})
+		b.Run("mtls="+strconv.FormatBool(mtls), func(b *testing.B) { benchLaunch(b, mtlsLoader(b, mtls)) })
 	}
 }

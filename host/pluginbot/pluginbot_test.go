@@ -287,9 +287,13 @@ func benchPipeEcho(b *testing.B) {
 
 // BenchmarkStart measures a bot's start-up: launch to ready (handshake and
 // Info), then a graceful close.
-func BenchmarkStart(b *testing.B) {
-	l := newLoader(b)
+func BenchmarkStart(b *testing.B) { benchLaunch(b, newLoader(b)) }
+
+// benchLaunch times b.N launches of the random bot by l, to ready, each
+// closed after (medians and p99).
+func benchLaunch(b *testing.B, l *Loader) {
 	ctx := context.Background()
+	b.ReportAllocs()
 	ds := make([]time.Duration, 0, b.N)
 	for b.Loop() {
 		t0 := time.Now()
@@ -299,6 +303,33 @@ func BenchmarkStart(b *testing.B) {
 		}
 		ds = append(ds, time.Since(t0))
 		bot.Close()
+	}
+	percentiles(b, ds)
+}
+
+// benchGenMove times b.N plugin GenMove round trips (host→bot→host) of the
+// random bot started by l, each move taken back after.
+func benchGenMove(b *testing.B, l *Loader) {
+	ctx := context.Background()
+	bot, err := l.Start(ctx, "random", "random", map[string]string{"seed": "1"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer bot.Close()
+	if err := bot.NewGame(ctx, referee.Setup{Rules: engine.Connect4(), Color: engine.X}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	ds := make([]time.Duration, 0, b.N)
+	for b.Loop() {
+		t0 := time.Now()
+		if _, err := bot.GenMove(ctx, referee.MoveRequest{Deadline: time.Now().Add(time.Second)}); err != nil {
+			b.Fatal(err)
+		}
+		ds = append(ds, time.Since(t0))
+		if err := bot.Undo(ctx); err != nil { // the bot played it; take it back
+			b.Fatal(err)
+		}
 	}
 	percentiles(b, ds)
 }

@@ -70,6 +70,11 @@ type Sandbox struct {
 	// verified on this very file): it is executed, not the path, so a file
 	// swapped after the check is never run.
 	Exe *os.File
+
+	// rootNS (tests) makes the box as a root host without user
+	// namespaces does: the other namespaces, and the init switches to the
+	// box uid itself.
+	rootNS bool
 }
 
 // SandboxStatus says what the sandbox gives the bots started now.

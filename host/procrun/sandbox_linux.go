@@ -152,6 +152,9 @@ func sandboxFor(cmd *exec.Cmd, cfg Config) (*box, error) {
 	if p.level == boxNone {
 		return nil, nil
 	}
+	if sb.rootNS && os.Geteuid() == 0 {
+		return newBox(cmd, sb, boxRootNS, cfg.Memory)
+	}
 	return newBox(cmd, sb, p.level, cfg.Memory)
 }
 

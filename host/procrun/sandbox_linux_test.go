@@ -68,8 +68,21 @@ func lineAfter(out, key string) string {
 
 // TestSandboxHolds: what a boxed program sees of the host, table-driven
 // over the parts of the sandbox; --sandbox=off shows each of them open.
+// As root, both ways of making the box: in a user namespace, and without
+// one (the init switches to the box uid itself, as where the kernel
+// refuses user namespaces).
 func TestSandboxHolds(t *testing.T) {
 	needBox(t)
+	t.Run("userns", func(t *testing.T) { testSandboxHolds(t, Sandbox{}) })
+	t.Run("rootns", func(t *testing.T) {
+		if os.Geteuid() != 0 {
+			t.Skip("not root: a box without a user namespace needs root")
+		}
+		testSandboxHolds(t, Sandbox{rootNS: true})
+	})
+}
+
+func testSandboxHolds(t *testing.T, sb Sandbox) {
 	secretDir := t.TempDir()
 	secret := filepath.Join(secretDir, "secret")
 	if err := os.WriteFile(secret, []byte("hunter2\n"), 0o644); err != nil {
@@ -94,7 +107,7 @@ echo "stdout: ok" > /dev/stdout
 cat >/dev/null
 `
 	var hostUID string
-	box := runBoxed(t, script, Sandbox{}, func(p *Process) {
+	box := runBoxed(t, script, sb, func(p *Process) {
 		b, _ := os.ReadFile("/proc/" + strconv.Itoa(p.PID()) + "/status")
 		hostUID = strings.Fields(lineAfter(string(b), "Uid:") + " ?")[0]
 	})
