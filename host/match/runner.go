@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -269,6 +270,12 @@ func openOut(path string, resume bool) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--out: %w", err)
 	}
+	// One writer per records file, held until the run ends (the file's
+	// close releases it): taken before the file is read or judged empty.
+	if err := lockOut(f); err != nil {
+		f.Close()
+		return nil, err
+	}
 	if resume {
 		return f, nil
 	}
@@ -279,7 +286,8 @@ func openOut(path string, resume bool) (*os.File, error) {
 	return f, nil
 }
 
-// appendRecord writes one record line and syncs it to disk.
+// appendRecord writes one record line and syncs it to disk (what cannot
+// be synced, /dev/null or a pipe, is not).
 func appendRecord(f *os.File, rec *record.Record) error {
 	line, err := rec.MarshalLine()
 	if err != nil {
@@ -288,7 +296,10 @@ func appendRecord(f *os.File, rec *record.Record) error {
 	if _, err := f.Write(append(line, '\n')); err != nil {
 		return err
 	}
-	return f.Sync()
+	if err := f.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) && !errors.Is(err, errors.ErrUnsupported) {
+		return err
+	}
+	return nil
 }
 
 // numbered is a record with its line number in the file, from 1, and the
