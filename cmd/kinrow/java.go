@@ -47,6 +47,8 @@ func javaManifestCmd(ctx context.Context, args []string, stdout, stderr io.Write
 	strength := fs.Int("strength", 0, "ranks the bot for the default choice")
 	java := fs.String("java", "", "the java launcher (default: java on $PATH, else $JAVA_HOME/bin/java)")
 	jar := fs.String("jar", "", "the bridge (default: "+javabridge.JarName+" beside kinrow)")
+	var sandbox sandboxFlag
+	fs.Var(&sandbox, "sandbox", "run the probe (it loads the player's class, running its code) in the sandbox: auto (the default), require or off")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -79,7 +81,10 @@ func javaManifestCmd(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	p, err := javabridge.Probe(ctx, *java, *jar, classPath, *player)
+	if err := checkSandbox(sandbox.mode); err != nil {
+		return fail(err)
+	}
+	p, err := javabridge.Probe(ctx, *java, *jar, classPath, *player, sandbox.mode)
 	if err != nil {
 		return fail(err)
 	}

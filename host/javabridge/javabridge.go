@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/host/procrun"
 )
 
 // JarName is the bridge's file name; make builds it into bin/.
@@ -106,13 +107,26 @@ func ClassPath(cp string) ([]string, error) {
 }
 
 // Probe runs the bridge on the player class to learn its framework, which
-// also checks that the class path holds it and the framework.
-func Probe(ctx context.Context, java, jar string, classPath []string, class string) (Player, error) {
+// also checks that the class path holds it and the framework. The bridge
+// loads the class without initializing it, so none of the player's code
+// runs; the JVM runs through the host's process runner all the same, in
+// the sandbox under mode (procrun.Sandbox: the JDK, the jar and the class
+// path read-only, nothing else of the host), as the player does in a
+// match.
+func Probe(ctx context.Context, java, jar string, classPath []string, class string, mode procrun.SandboxMode) (Player, error) {
 	cp := strings.Join(append([]string{jar}, classPath...), string(filepath.ListSeparator))
-	cmd := exec.CommandContext(ctx, java, "-cp", cp, MainClass, "--probe", "--player", class)
+	cmd := exec.Command(java, "-cp", cp, MainClass, "--probe", "--player", class)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	cmd.Env = procrun.MinimalEnv(os.Environ(), nil, nil)
+	run, err := procrun.Start(ctx, cmd, procrun.Config{Name: "java probe of " + class,
+		Sandbox: procrun.Sandbox{Mode: mode, Read: append([]string{jar, JavaHome(java)}, classPath...)}})
+	if err != nil {
+		return Player{}, fmt.Errorf("probe %s: %w", class, err)
+	}
+	err = run.Wait(ctx)
+	run.Kill()
+	if err != nil {
 		if msg := strings.TrimSpace(stderr.String()); msg != "" {
 			return Player{}, fmt.Errorf("probe %s: %s (%w)", class, lastLine(msg), err)
 		}
@@ -123,6 +137,16 @@ func Probe(ctx context.Context, java, jar string, classPath []string, class stri
 		return Player{}, fmt.Errorf("probe %s: %w", class, err)
 	}
 	return p, nil
+}
+
+// JavaHome is the JDK that java (a launcher, …/bin/java, through any
+// links) belongs to: the directory above its bin; "" if it cannot tell.
+func JavaHome(java string) string {
+	p, err := filepath.EvalSymlinks(java)
+	if err != nil {
+		return ""
+	}
+	return filepath.Dir(filepath.Dir(p))
 }
 
 // ParseProbe reads the bridge's --probe output: "kind K", "class C", "java N"
@@ -284,6 +308,9 @@ func Manifest(c Config) ([]byte, error) {
 	b.WriteString("]\n")
 	b.WriteString("suspend  = true  # the JVM is stopped while the opponent thinks, as any engine\n")
 	fmt.Fprintf(&b, "strength = %d\n", c.Strength)
+	if home := JavaHome(c.Java); home != "" && !procrun.UnderSystem(home) {
+		fmt.Fprintf(&b, "read     = [%s]  # the JDK, for the sandbox (its system directories hold none)\n", Quote(home))
+	}
 	b.WriteString("\n[options]\n")
 	fmt.Fprintf(&b, "fresh = %t  # true: a new player instance every game (false: one instance, initPlayer again each game, as the course's tester)\n", c.Fresh)
 	return b.Bytes(), nil

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/kinrow/kinrow/host/procrun/boxinit"
 )
 
 // SandboxMode says how much of the sandbox a bot must get
@@ -76,6 +78,10 @@ type Sandbox struct {
 	// box uid itself.
 	rootNS bool
 }
+
+// UnderSystem reports whether path is inside the system directories every
+// sandboxed bot sees read-only (/usr, /bin, /sbin, /lib*, /etc).
+func UnderSystem(path string) bool { return boxinit.UnderSystem(path) }
 
 // SandboxStatus says what the sandbox gives the bots started now.
 type SandboxStatus struct {

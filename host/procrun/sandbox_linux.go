@@ -204,7 +204,7 @@ func newBox(cmd *exec.Cmd, sb Sandbox, level boxLevel, memory int64) (*box, erro
 func (b *box) resolve(paths []string) []string {
 	var out []string
 	for _, p := range paths {
-		if p = cleanAbs(p); p == "" || underSystem(p) {
+		if p = cleanAbs(p); p == "" || UnderSystem(p) {
 			continue
 		}
 		r, err := filepath.EvalSymlinks(p)
@@ -215,7 +215,7 @@ func (b *box) resolve(paths []string) []string {
 		if r != p {
 			b.cfg.Links = append(b.cfg.Links, boxinit.Link{Path: p, Target: r})
 		}
-		if !underSystem(r) {
+		if !UnderSystem(r) {
 			out = append(out, r)
 		}
 	}
@@ -230,9 +230,6 @@ func cleanAbs(p string) string {
 	}
 	return p
 }
-
-// underSystem reports whether p is inside a directory every box sees.
-func underSystem(p string) bool { return boxinit.UnderSystem(p) }
 
 // prepare rewrites cmd to start the init, with the box's namespaces,
 // pipes and identity; the Write paths become the box user's.
