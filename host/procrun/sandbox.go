@@ -79,6 +79,11 @@ type Sandbox struct {
 	rootNS bool
 }
 
+// BoxEnv names the environment variable that, when set, is the path of
+// the kinrow-box to run as each box's init (for a host that has none
+// beside it: a test binary); Linux only.
+const BoxEnv = "KINROW_BOX"
+
 // UnderSystem reports whether path is inside the system directories every
 // sandboxed bot sees read-only (/usr, /bin, /sbin, /lib*, /etc).
 func UnderSystem(path string) bool { return boxinit.UnderSystem(path) }

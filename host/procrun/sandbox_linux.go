@@ -296,11 +296,6 @@ func (b *box) prepare(cmd *exec.Cmd) error {
 	return nil
 }
 
-// BoxEnv names the environment variable that, when set, is the path of
-// the kinrow-box to run (for a host that has none beside it: a test
-// binary).
-const BoxEnv = "KINROW_BOX"
-
 // initPath is the box's first program: $KINROW_BOX, or kinrow-box beside
 // the host's executable (a small binary that starts in about a
 // millisecond), else the host's own binary, re-executed (its package inits
