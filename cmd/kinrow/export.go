@@ -176,7 +176,10 @@ file for kinrow match --openings: a "#" line naming each game, then its
 moves. An opening must leave the game open, so a finished game loses its
 last move (said on stderr); --plies N keeps the first N plies only.
 --rules gives K and checks the board (default: the SGF's RU, or
-freestyle gomoku, five in a row, as Gomocup plays).
+freestyle gomoku, five in a row, as Gomocup plays). Import is strict: a
+PSQ line that is neither a move nor a header or trailer line Piskvork or
+Gomocup writes, an illegal move, or an SGF RU kinrow cannot read is refused
+naming the file and the line (exit 2; nothing is written).
 
 Flags:
 `
@@ -222,6 +225,10 @@ func importCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		games, err := readGameFile(path, stdin, k)
 		if err != nil {
 			fmt.Fprintln(stderr, "kinrow import:", err)
+			var le *recordfmt.LineError
+			if errors.As(err, &le) {
+				return exitUsage // the file is refused: nothing is written
+			}
 			return 1
 		}
 		for i, g := range games {
@@ -258,7 +265,8 @@ func importCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // readGameFile reads a PSQ or an SGF file ("-" for stdin), telling them
-// apart by their first character: '(' starts an SGF.
+// apart by their first character: '(' starts an SGF. A file the readers
+// refuse is a *recordfmt.LineError, said as FILE:LINE: (or "stdin line N:").
 func readGameFile(path string, stdin io.Reader, k int) ([]*recordfmt.Game, error) {
 	var r io.Reader = stdin
 	if path != "-" {
@@ -274,13 +282,45 @@ func readGameFile(path string, stdin io.Reader, k int) ([]*recordfmt.Game, error
 	if strings.HasPrefix(strings.TrimLeft(string(head), " \t\r\n\ufeff"), "(") {
 		games, err := recordfmt.ReadSGF(br, k)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, lineError(path, err, "")
 		}
 		return games, nil
 	}
 	g, err := recordfmt.ReadPSQ(br, k)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w (not an SGF either: no '(' at the start)", path, err)
+		hint := ""
+		if le := (*recordfmt.LineError)(nil); errors.As(err, &le) && le.Line <= 1 {
+			hint = " (not an SGF either: no '(' at the start)"
+		}
+		return nil, lineError(path, err, hint)
 	}
 	return []*recordfmt.Game{g}, nil
 }
+
+// lineError names the file and the line of a reader's error: "FILE:LINE:
+// psq: MSG", or "stdin line N: psq: MSG" for "-".
+func lineError(path string, err error, hint string) error {
+	var le *recordfmt.LineError
+	if !errors.As(err, &le) {
+		return fmt.Errorf("%s: %w%s", path, err, hint)
+	}
+	where := path
+	switch {
+	case path == "-" && le.Line > 0:
+		where = fmt.Sprintf("stdin line %d", le.Line)
+	case path == "-":
+		where = "stdin"
+	case le.Line > 0:
+		where = fmt.Sprintf("%s:%d", path, le.Line)
+	}
+	return &fileLineError{msg: fmt.Sprintf("%s: %s: %s%s", where, le.Format, le.Msg, hint), le: le}
+}
+
+// fileLineError is a reader's *recordfmt.LineError said with its file.
+type fileLineError struct {
+	msg string
+	le  *recordfmt.LineError
+}
+
+func (e *fileLineError) Error() string { return e.msg }
+func (e *fileLineError) Unwrap() error { return e.le }

@@ -114,7 +114,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Errorf("import - : %d %q", code, out)
 	}
 	code, _, errs = runKinrow(t, "hello", "import", "-")
-	if code != 1 || !strings.Contains(errs, "no board size") {
+	if code != exitUsage || !strings.Contains(errs, "no board size") {
 		t.Errorf("import of junk: %d %s", code, errs)
 	}
 }

@@ -104,8 +104,12 @@ func sgfEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `]`, `\]`).Replace(s)
 }
 
-// sgfNode is one node: its properties in order, each with its values.
-type sgfNode map[string][]string
+// sgfNode is one node: its properties, each with its values, and the byte
+// offset of its ';' in the file (for the line errors name).
+type sgfNode struct {
+	props map[string][]string
+	at    int
+}
 
 // sgfParser reads SGF text.
 type sgfParser struct {
@@ -122,7 +126,7 @@ func (p *sgfParser) skipSpace() {
 
 func (p *sgfParser) fail(format string, args ...any) {
 	if p.err == nil {
-		p.err = fmt.Errorf("sgf at byte %d: %s", p.i, fmt.Sprintf(format, args...))
+		p.err = &LineError{Format: "sgf", Line: lineAt(p.s, p.i), Msg: fmt.Sprintf(format, args...)}
 	}
 }
 
@@ -144,12 +148,15 @@ func (p *sgfParser) tree(depth int) []sgfNode {
 		}
 		switch c := p.s[p.i]; c {
 		case ';':
+			at := p.i
 			p.i++
 			if !first {
 				p.skipTree(depth) // a node after a variation: malformed, but stop here
 				continue
 			}
-			nodes = append(nodes, p.node())
+			n := p.node()
+			n.at = at
+			nodes = append(nodes, n)
 		case '(':
 			if first {
 				first = false
@@ -198,7 +205,7 @@ func (p *sgfParser) skipTree(depth int) {
 
 // node reads the properties after ';'.
 func (p *sgfParser) node() sgfNode {
-	n := sgfNode{}
+	n := sgfNode{props: map[string][]string{}}
 	for p.err == nil {
 		p.skipSpace()
 		start := p.i
@@ -222,7 +229,7 @@ func (p *sgfParser) node() sgfNode {
 		}
 		for p.i < len(p.s) && p.s[p.i] == '[' && p.err == nil {
 			v := p.value()
-			n[id.String()] = append(n[id.String()], v)
+			n.props[id.String()] = append(n.props[id.String()], v)
 			p.skipSpace()
 		}
 	}
@@ -273,7 +280,8 @@ func ReadSGF(r io.Reader, k int) ([]*Game, error) {
 		}
 		if p.s[p.i] != '(' {
 			if len(games) == 0 {
-				return nil, fmt.Errorf("sgf: not an SGF file: want '(' at the start, found %q", p.s[p.i])
+				return nil, &LineError{Format: "sgf", Line: lineAt(p.s, p.i),
+					Msg: fmt.Sprintf("not an SGF file: want '(' at the start, found %q", p.s[p.i])}
 			}
 			break // trailing text after the collection is ignored
 		}
@@ -281,26 +289,26 @@ func ReadSGF(r io.Reader, k int) ([]*Game, error) {
 		if p.err != nil {
 			return nil, p.err
 		}
-		g, err := sgfGame(nodes, k)
+		g, at, err := sgfGame(nodes, k)
 		if err != nil {
-			return nil, fmt.Errorf("sgf game %d: %w", len(games)+1, err)
+			return nil, &LineError{Format: "sgf", Line: lineAt(p.s, at), Msg: fmt.Sprintf("game %d: %v", len(games)+1, err)}
 		}
 		games = append(games, g)
 	}
 	if len(games) == 0 {
-		return nil, errors.New("sgf: no game in the file")
+		return nil, &LineError{Format: "sgf", Msg: "no game in the file"}
 	}
 	return games, nil
 }
 
 // sgfGame builds a game from a main line of nodes.
-func sgfGame(nodes []sgfNode, k int) (*Game, error) {
+func sgfGame(nodes []sgfNode, k int) (*Game, int, error) {
 	if len(nodes) == 0 {
-		return nil, errors.New("no node")
+		return nil, 0, errors.New("no node")
 	}
 	root := nodes[0]
 	if gm := first(root, "GM"); gm != "" && strings.TrimSpace(gm) != "4" {
-		return nil, fmt.Errorf("GM[%s] is not a gomoku-like game (want GM[4])", gm)
+		return nil, root.at, fmt.Errorf("GM[%s] is not a gomoku-like game (want GM[4])", gm)
 	}
 	cols, rows := 15, 15
 	if sz := first(root, "SZ"); sz != "" {
@@ -311,38 +319,35 @@ func sgfGame(nodes []sgfNode, k int) (*Game, error) {
 			rw, err2 = strconv.Atoi(strings.TrimSpace(rs))
 		}
 		if err1 != nil || err2 != nil || c < 1 || rw < 1 || c > SGFMaxSide || rw > SGFMaxSide {
-			return nil, fmt.Errorf("SZ[%s]: want a size from 1 to %d, or COLS:ROWS", sz, SGFMaxSide)
+			return nil, root.at, fmt.Errorf("SZ[%s]: want a size from 1 to %d, or COLS:ROWS", sz, SGFMaxSide)
 		}
 		cols, rows = c, rw
 	}
 	if k == 0 {
 		k = 5
 	}
-	rules, err := engine.NewRules(engine.MNK, rows, cols, k)
-	if ru, rerr := engine.ParseRules(first(root, "RU")); rerr == nil && ru.Kind == engine.MNK && ru.Rows == rows && ru.Cols == cols {
-		rules, err = ru, nil
-	}
+	rules, err := sgfRules(root.props["RU"], rows, cols, k)
 	if err != nil {
-		return nil, fmt.Errorf("board %dx%d with k %d: %w", cols, rows, k, err)
+		return nil, root.at, err
 	}
 	g := &Game{Rules: rules, Players: record.Players{X: first(root, "PB"), O: first(root, "PW")}}
 	g.Result, g.Reason, g.Forfeit = sgfParseResult(first(root, "RE"))
 	g.Detail = first(root, "GC")
 	pos := engine.NewPosition(rules)
 	for ni, n := range nodes {
-		if _, ok := n["AB"]; ok {
-			return nil, fmt.Errorf("node %d: setup stones (AB) are not supported: give the moves as B[] and W[]", ni+1)
+		if _, ok := n.props["AB"]; ok {
+			return nil, n.at, fmt.Errorf("node %d: setup stones (AB) are not supported: give the moves as B[] and W[]", ni+1)
 		}
-		if _, ok := n["AW"]; ok {
-			return nil, fmt.Errorf("node %d: setup stones (AW) are not supported: give the moves as B[] and W[]", ni+1)
+		if _, ok := n.props["AW"]; ok {
+			return nil, n.at, fmt.Errorf("node %d: setup stones (AW) are not supported: give the moves as B[] and W[]", ni+1)
 		}
-		b, hasB := n["B"]
-		w, hasW := n["W"]
+		b, hasB := n.props["B"]
+		w, hasW := n.props["W"]
 		if !hasB && !hasW {
 			continue
 		}
 		if hasB && hasW {
-			return nil, fmt.Errorf("node %d: both B and W", ni+1)
+			return nil, n.at, fmt.Errorf("node %d: both B and W", ni+1)
 		}
 		side, vals := "B", b
 		if hasW {
@@ -353,19 +358,19 @@ func sgfGame(nodes []sgfNode, k int) (*Game, error) {
 			want = "W"
 		}
 		if side != want {
-			return nil, fmt.Errorf("node %d: %s moves where %s should (black, kinrow's x, moves first and colours alternate)", ni+1, side, want)
+			return nil, n.at, fmt.Errorf("node %d: %s moves where %s should (black, kinrow's x, moves first and colours alternate)", ni+1, side, want)
 		}
 		v := strings.TrimSpace(vals[0])
 		if len(v) != 2 {
-			return nil, fmt.Errorf("node %d: %s[%s]: want two letters (a pass is not a move here)", ni+1, side, v)
+			return nil, n.at, fmt.Errorf("node %d: %s[%s]: want two letters (a pass is not a move here)", ni+1, side, v)
 		}
 		col, row := strings.IndexByte(sgfLetters, v[0]), strings.IndexByte(sgfLetters, v[1])
 		if col < 0 || row < 0 || col >= cols || row >= rows {
-			return nil, fmt.Errorf("node %d: %s[%s] is off the %dx%d board", ni+1, side, v, cols, rows)
+			return nil, n.at, fmt.Errorf("node %d: %s[%s] is off the %dx%d board", ni+1, side, v, cols, rows)
 		}
 		m := engine.Move((rows-1-row)*cols + col)
 		if err := pos.Apply(m); err != nil {
-			return nil, fmt.Errorf("node %d: %s[%s] (%s): %w", ni+1, side, v, rules.FormatMove(m), err)
+			return nil, n.at, fmt.Errorf("node %d: %s[%s] (%s): %w", ni+1, side, v, rules.FormatMove(m), err)
 		}
 		g.Moves = append(g.Moves, m)
 		var ms int64
@@ -374,7 +379,7 @@ func sgfGame(nodes []sgfNode, k int) (*Game, error) {
 		}
 		g.MS = append(g.MS, ms)
 	}
-	return g, nil
+	return g, 0, nil
 }
 
 // sgfParseResult maps RE back to kinrow's result and reason.
@@ -402,8 +407,74 @@ func sgfParseResult(re string) (string, record.Reason, record.Forfeit) {
 }
 
 func first(n sgfNode, id string) string {
-	if v := n[id]; len(v) > 0 {
+	if v := n.props[id]; len(v) > 0 {
 		return v[0]
 	}
 	return ""
+}
+
+// lineAt is the line (from 1) of byte offset i of s.
+func lineAt(s string, i int) int {
+	if i > len(s) {
+		i = len(s)
+	}
+	return 1 + strings.Count(s[:i], "\n")
+}
+
+// SGFRulesAccepted says which RU values ReadSGF reads; its errors quote it.
+const SGFRulesAccepted = "kinrow's rules of an m,n,k game on the SZ board (mnk:RxCxK with rows first, " +
+	"optionally :freestyle, :exact or :renju; gomoku, gomoku-standard, renju, tictactoe), " +
+	"or the name of a five-in-a-row rule: Freestyle or Gomoku (five or more in a row wins), " +
+	"Standard or Exact (exactly five), Renju; an empty RU[] or none means five or more in a row " +
+	"(K from --rules if given)"
+
+// sgfRules reads the rules of a game on a cols×rows board from its RU
+// values: none or empty gives freestyle with K = k (5 when 0); a rule
+// kinrow cannot read, or of another game or board, is an error naming it.
+func sgfRules(ru []string, rows, cols, k int) (engine.Rules, error) {
+	if k == 0 {
+		k = 5
+	}
+	text := ""
+	if len(ru) > 1 {
+		return engine.Rules{}, fmt.Errorf("RU given %d times (%q): want one rule; accepted are %s", len(ru), ru, SGFRulesAccepted)
+	}
+	if len(ru) == 1 {
+		text = strings.TrimSpace(ru[0])
+	}
+	five := func(l engine.Line) (engine.Rules, error) {
+		r, err := engine.NewRules(engine.MNK, rows, cols, 5)
+		if err == nil {
+			r, err = r.WithLine(l)
+		}
+		if err != nil {
+			return engine.Rules{}, fmt.Errorf("RU[%s] on a %dx%d board: %w", text, cols, rows, err)
+		}
+		return r, nil
+	}
+	switch strings.ToLower(text) {
+	case "":
+		r, err := engine.NewRules(engine.MNK, rows, cols, k)
+		if err != nil {
+			return engine.Rules{}, fmt.Errorf("board %dx%d with k %d: %w", cols, rows, k, err)
+		}
+		return r, nil
+	case "freestyle", "gomoku":
+		return five(engine.Freestyle)
+	case "standard", "exact", "gomoku-standard":
+		return five(engine.Exact)
+	case "renju":
+		return five(engine.Renju)
+	}
+	r, err := engine.ParseRules(text)
+	if err != nil {
+		return engine.Rules{}, fmt.Errorf("RU[%s]: kinrow cannot read this rule (it plays no default in its place); accepted are %s", text, SGFRulesAccepted)
+	}
+	if r.Kind != engine.MNK {
+		return engine.Rules{}, fmt.Errorf("RU[%s]: %s is not an m,n,k game: SGF GM[4] holds m,n,k games; accepted are %s", text, r, SGFRulesAccepted)
+	}
+	if r.Rows != rows || r.Cols != cols {
+		return engine.Rules{}, fmt.Errorf("RU[%s] is a %dx%d board (columns x rows) but SZ gives %dx%d", text, r.Cols, r.Rows, cols, rows)
+	}
+	return r, nil
 }
