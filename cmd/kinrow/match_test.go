@@ -99,7 +99,7 @@ func TestMatchBadInput(t *testing.T) {
 	bad := filepath.Join(dir, "openings.txt")
 	os.WriteFile(bad, []byte("44\n# fine\n4x\n"), 0o644)
 	other := filepath.Join(dir, "other.jsonl")
-	os.WriteFile(other, []byte(`{"rules":"mnk:3x3x3","players":{"x":"random","o":"random#2"},"moves":[],"result":"0","reason":"draw","winner":null,"round":1,"game":1}`+"\n"), 0o644)
+	os.WriteFile(other, []byte(`{"rules":"mnk:3x3x3","players":{"x":"random","o":"random#2"},"moves":[],"result":"0","reason":"adjudication","winner":null,"round":1,"game":1}`+"\n"), 0o644)
 	// Game 1 of random vs random#2, x wins in column 1; twice.
 	game1 := `{"rules":"connectx:6x7x4","players":{"x":"random","o":"random#2"},"moves":[` +
 		`{"move":"1","color":"x","ms":1},{"move":"2","color":"o","ms":1},{"move":"1","color":"x","ms":1},{"move":"2","color":"o","ms":1},` +

@@ -14,14 +14,19 @@ import (
 )
 
 const ratingsUsage = `Usage: kinrow ratings [--anchor NAME[=ELO]] [--prior auto|N] [--rules RULES]
-         [--advantage ELO] [--draw-elo ELO] [--format text|json] RECORDS.jsonl ...
+         [--advantage ELO] [--draw-elo ELO] [--format text|json] [--skip-invalid]
+         RECORDS.jsonl ...
 
 Rates every bot of the game records (the files kinrow match --out writes, any
 mix of matches, round robins, gauntlets and shards; "-" reads stdin): the
 maximum-likelihood ratings of BayesElo's model, a Bradley-Terry model with
 draws and the first player's advantage, one list per rules string, with 95%
 intervals, games, score, draws and the first-move advantage in Elo. Ratings
-have mean 0 unless --anchor sets one bot's. See docs/MATCHES.md.
+have mean 0 unless --anchor sets one bot's. Every record is judged (its
+moves replayed, its result, reason and winner checked against them, its
+game counted once): a file with an invalid record is refused, naming
+file:line and why, unless --skip-invalid leaves such records out and counts
+them on stderr. See docs/MATCHES.md.
 
 Examples:
   kinrow ratings games.jsonl
@@ -29,6 +34,9 @@ Examples:
 
 Flags:
 `
+
+// maxSkippedShown bounds how many left-out records --skip-invalid names.
+const maxSkippedShown = 20
 
 // ratingsCmd is `kinrow ratings`. Exit status: 0 rated; 2 bad flags or
 // anchor; 1 records that cannot be read or rated; 130 interrupted.
@@ -42,6 +50,7 @@ func ratingsCmd(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	advantage := fs.String("advantage", "", "fix the first-move advantage at ELO instead of fitting it")
 	drawElo := fs.String("draw-elo", "", "fix the draw parameter (BayesElo's eloDraw) at ELO instead of fitting it")
 	format := fs.String("format", "text", "output: text or json")
+	skipInvalid := fs.Bool("skip-invalid", false, "leave out records that are not valid (and a torn last line), each named on stderr with its file:line and why, and counted, instead of refusing the file")
 	// Flags may come before, between or after the files.
 	var files []string
 	for {
@@ -104,17 +113,25 @@ func ratingsCmd(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	// waits on stdin.
 	type result struct {
 		rep *ratings.Report
+		bad []error // the records --skip-invalid left out
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
 		var recs []*record.Record
+		var skipped []error
 		for _, f := range files {
 			var rs []*record.Record
+			var bad []error
 			var err error
-			if f == "-" {
+			switch {
+			case f == "-" && *skipInvalid:
+				rs, bad, err = ratings.ReadSkipping(stdin, "stdin")
+			case f == "-":
 				rs, err = ratings.Read(stdin, "stdin")
-			} else {
+			case *skipInvalid:
+				rs, bad, err = ratings.ReadFileSkipping(f)
+			default:
 				rs, err = ratings.ReadFile(f)
 			}
 			if err != nil {
@@ -122,9 +139,10 @@ func ratingsCmd(ctx context.Context, args []string, stdin io.Reader, stdout, std
 				return
 			}
 			recs = append(recs, rs...)
+			skipped = append(skipped, bad...)
 		}
 		rep, err := ratings.Fit(recs, opts)
-		done <- result{rep, err}
+		done <- result{rep, skipped, err}
 	}()
 	var res result
 	select {
@@ -132,6 +150,20 @@ func ratingsCmd(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		fmt.Fprintln(stderr, "kinrow ratings: interrupted")
 		return 130
 	case res = <-done:
+	}
+	if n := len(res.bad); n > 0 {
+		for i, err := range res.bad {
+			if i == maxSkippedShown {
+				fmt.Fprintf(stderr, "kinrow ratings: skipped: ... and %d more\n", n-i)
+				break
+			}
+			fmt.Fprintf(stderr, "kinrow ratings: skipped: %v\n", err)
+		}
+		word := "records"
+		if n == 1 {
+			word = "record"
+		}
+		fmt.Fprintf(stderr, "kinrow ratings: left out %d invalid %s (--skip-invalid)\n", n, word)
 	}
 	if res.err != nil {
 		fmt.Fprintln(stderr, "kinrow", res.err)

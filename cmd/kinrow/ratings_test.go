@@ -29,7 +29,13 @@ func writeRecords(t *testing.T, f *os.File, rules engine.Rules, x, o string, w, 
 		case i >= w:
 			res = engine.Draw
 		}
-		r.Finish(res, record.ReasonWin, "", "", start.Add(time.Second))
+		// No moves: a resignation, or a draw by the move limit (the judge
+		// of record.ReadLines wants a win made by the moves).
+		reason := record.ReasonResignation
+		if res == engine.Draw {
+			reason = record.ReasonAdjudicated
+		}
+		r.Finish(res, reason, "", "", start.Add(time.Second))
 		line, err := r.MarshalLine()
 		if err != nil {
 			t.Fatal(err)
@@ -188,17 +194,25 @@ func TestRatingsBadInput(t *testing.T) {
 		os.WriteFile(p, []byte(data), 0o644)
 		return p
 	}
-	var good strings.Builder
+	var good, allX strings.Builder
 	for i := range 3 {
 		res := []string{"X+", "O+", "0"}[i]
-		fmt.Fprintf(&good, `{"rules":"connect4","players":{"x":"a","o":"b"},"moves":[],"result":%q,"reason":"win","winner":null,"start":"2026-11-23T10:00:00Z"}`+"\n", res)
-		fmt.Fprintf(&good, `{"rules":"connect4","players":{"x":"b","o":"a"},"moves":[],"result":%q,"reason":"win","winner":null,"start":"2026-11-23T10:00:00Z"}`+"\n", res)
+		good.WriteString(noMoveGame("a", "b", res))
+		good.WriteString(noMoveGame("b", "a", res))
+		allX.WriteString(noMoveGame("a", "b", "X+"))
+		allX.WriteString(noMoveGame("b", "a", "X+"))
 	}
 	ok := write("ok.jsonl", good.String())
 	garbage := write("garbage.jsonl", good.String()+"not json\n")
 	torn := write("torn.jsonl", good.String()+good.String()[:50])
 	empty := write("empty.jsonl", "")
-	perfect := write("perfect.jsonl", strings.ReplaceAll(strings.ReplaceAll(good.String(), `"O+"`, `"X+"`), `"0"`, `"X+"`))
+	perfect := write("perfect.jsonl", allX.String())
+	// Issue 24: a forged win (X+ by a win after 3 tic-tac-toe moves with no
+	// line, or after 1 move) and a game recorded twice are refused.
+	forged3 := write("forged3.jsonl", good.String()+`{"rules":"mnk:3x3x3","players":{"x":"a","o":"b"},"moves":[{"move":"a1","color":"x","ms":1},{"move":"b3","color":"o","ms":1},{"move":"c2","color":"x","ms":1}],"result":"X+","reason":"win","winner":"a"}`+"\n")
+	forged1 := write("forged1.jsonl", `{"rules":"mnk:3x3x3","players":{"x":"a","o":"b"},"moves":[{"move":"b2","color":"x","ms":1}],"result":"X+","reason":"win","winner":"a"}`+"\n"+good.String())
+	numbered := strings.Replace(noMoveGame("a", "b", "X+"), `"start"`, `"round":1,"game":1,"schedule":"s","start"`, 1)
+	twice := write("twice.jsonl", numbered+good.String()+numbered)
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -218,6 +232,9 @@ func TestRatingsBadInput(t *testing.T) {
 		{[]string{filepath.Join(dir, "missing.jsonl")}, 1, "no such file"},
 		{[]string{"--prior", "0", perfect}, 1, "not finite: the first-move advantage"},
 		{[]string{"--rules", "gomoku", ok}, 1, "no finished games to rate under rules mnk:15x15x5"},
+		{[]string{ok, forged3}, 1, "forged3.jsonl:7: game record: X+ by a win, but the 3 moves make no line of 3 (the game is still open)"},
+		{[]string{forged1, ok}, 1, "forged1.jsonl:1: game record: X+ by a win, but the 1 move makes no line of 3"},
+		{[]string{twice}, 1, "twice.jsonl:8: round 1 game 1 is already recorded on line 1"},
 	} {
 		stdout, stderr, code := runRatings(t, tc.args...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) || stdout != "" {
@@ -230,6 +247,58 @@ func TestRatingsBadInput(t *testing.T) {
 	// Help is not an error.
 	if _, stderr, code := runRatings(t, "-h"); code != 0 || !strings.Contains(stderr, "Usage: kinrow ratings") {
 		t.Errorf("-h: exit %d, %q", code, stderr)
+	}
+}
+
+// noMoveGame is a record line of a connect4 game between x and o with no
+// move and result res: a resignation, or a draw by the move limit.
+func noMoveGame(x, o, res string) string {
+	reason, winner := "resignation", "null"
+	switch res {
+	case "X+":
+		winner = fmt.Sprintf("%q", x)
+	case "O+":
+		winner = fmt.Sprintf("%q", o)
+	default:
+		reason = "adjudication"
+	}
+	return fmt.Sprintf(`{"rules":"connect4","players":{"x":%q,"o":%q},"moves":[],"result":%q,"reason":%q,"winner":%s,"start":"2026-11-23T10:00:00Z"}`+"\n",
+		x, o, res, reason, winner)
+}
+
+// --skip-invalid leaves out the forged and duplicated records and the torn
+// last line, names each with file:line on stderr, counts them, and rates
+// the rest: the same ratings as the valid records alone.
+func TestRatingsSkipInvalid(t *testing.T) {
+	dir := t.TempDir()
+	var good strings.Builder
+	for i := range 6 {
+		res := []string{"X+", "O+", "0"}[i%3]
+		good.WriteString(noMoveGame("a", "b", res))
+		good.WriteString(noMoveGame("b", "a", res))
+	}
+	okPath := filepath.Join(dir, "ok.jsonl")
+	os.WriteFile(okPath, []byte(good.String()), 0o644)
+	lines := strings.SplitAfter(good.String(), "\n")
+	forged := `{"rules":"mnk:3x3x3","players":{"x":"a","o":"b"},"moves":[{"move":"b2","color":"x","ms":1}],"result":"X+","reason":"win","winner":"a"}` + "\n"
+	mixed := strings.Join(lines[:3], "") + forged + strings.Join(lines[3:], "") + lines[0][:40]
+	mixedPath := filepath.Join(dir, "mixed.jsonl")
+	os.WriteFile(mixedPath, []byte(mixed), 0o644)
+	want, stderr, code := runRatings(t, "--format", "json", okPath)
+	if code != 0 {
+		t.Fatalf("valid records: exit %d, %s", code, stderr)
+	}
+	if _, stderr, code := runRatings(t, "--format", "json", mixedPath); code != 1 || !strings.Contains(stderr, "mixed.jsonl:4: game record: X+ by a win") {
+		t.Fatalf("without --skip-invalid: exit %d, %s", code, stderr)
+	}
+	got, stderr, code := runRatings(t, "--format", "json", "--skip-invalid", mixedPath)
+	if code != 0 || got != want {
+		t.Fatalf("--skip-invalid: exit %d, %s\n%s\nwant\n%s", code, stderr, got, want)
+	}
+	for _, w := range []string{"skipped: " + mixedPath + ":4: game record: X+ by a win", "skipped: " + mixedPath + ":14: torn last line", "left out 2 invalid records (--skip-invalid)"} {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("stderr %q lacks %q", stderr, w)
+		}
 	}
 }
 

@@ -277,7 +277,7 @@ func TestBadConfigs(t *testing.T) {
 	}
 	// --resume on a file of other rules.
 	cfg := base
-	os.WriteFile(cfg.Out, []byte(`{"rules":"connectx:6x7x4","players":{"x":"first","o":"random"},"moves":[],"round":1,"game":1}`+"\n"), 0o644)
+	os.WriteFile(cfg.Out, []byte(`{"rules":"connectx:6x7x4","players":{"x":"first","o":"random"},"moves":[],"result":"O+","reason":"forfeit","forfeit":"start failure","winner":"random","round":1,"game":1}`+"\n"), 0o644)
 	cfg.Resume = true
 	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "this run plays mnk:3x3x3") {
 		t.Errorf("resume on other rules: %v", err)
@@ -403,6 +403,22 @@ func editRecord(t *testing.T, line string, edit func(m map[string]any)) string {
 	return string(b)
 }
 
+// forge makes a tic-tac-toe record line claim "X+ by a win" after moves
+// (space-separated), with no opening plies.
+func forge(t *testing.T, line, moves string) string {
+	return editRecord(t, line, func(m map[string]any) {
+		var ms []any
+		for i, mv := range strings.Fields(moves) {
+			ms = append(ms, map[string]any{"move": mv, "color": []string{"x", "o"}[i%2], "ms": 1})
+		}
+		m["moves"], m["result"], m["reason"], m["opening_plies"] = ms, "X+", "win", 0
+		m["winner"] = m["players"].(map[string]any)["x"]
+		delete(m, "digits")
+		delete(m, "forfeit")
+		delete(m, "detail")
+	})
+}
+
 func TestResumeRefusesRecordsOutsideTheSchedule(t *testing.T) {
 	cfg, lines := playedFile(t)
 	byGame := map[float64]string{}
@@ -429,11 +445,22 @@ func TestResumeRefusesRecordsOutsideTheSchedule(t *testing.T) {
 		// A whole record that does not parse is not torn, even last and
 		// without its newline (record.ReadLines): it was cut away before.
 		{"bad whole last record", []string{g1}, strings.Replace(g2, `"moves":[`, `"moves":[{"move":"zz","color":"x","ms":0},`, 1), "games.jsonl:2: game record move 1"},
-		{"colours swapped", []string{editRecord(t, g1, set("players", map[string]any{"x": "random", "o": "first"}))}, "",
+		{"colours swapped", []string{editRecord(t, g1, func(m map[string]any) {
+			m["players"] = map[string]any{"x": "random", "o": "first"}
+			switch m["result"] { // the winner named after the colours, as the judge wants
+			case "X+":
+				m["winner"] = "random"
+			case "O+":
+				m["winner"] = "first"
+			}
+		})}, "",
 			"games.jsonl:1: round 1 game 1 has x random and o first; this run's schedule has x first and o random"},
 		{"open game", []string{g1, editRecord(t, g2, func(m map[string]any) { m["result"], m["reason"], m["winner"] = "", "", nil })}, "",
 			"games.jsonl:2: round 1 game 2 is not a finished game"},
 		{"winner not the result's", []string{editRecord(t, g1, set("winner", "nobody"))}, "", "games.jsonl:1: round 1 game 1: result"},
+		// Issue 24: a result the moves do not make (record.ReadLines' judge).
+		{"forged win after 3 moves", []string{g1, forge(t, g2, "a1 b3 c2")}, "", "games.jsonl:2: round 1 game 2: X+ by a win, but the 3 moves make no line of 3"},
+		{"forged win after 1 move", []string{forge(t, g1, "b2"), g2}, "", "games.jsonl:1: round 1 game 1: X+ by a win, but the 1 move makes no line of 3"},
 		{"another opening", []string{editRecord(t, g1, set("opening_plies", 1))}, "", "games.jsonl:1: round 1 game 1 opens with"},
 	}
 	for _, tc := range tests {

@@ -79,8 +79,10 @@ func (w where) String() string { return fmt.Sprintf("%s:%d", w.path, w.line) }
 // round and game. Every record must carry the same schedule identity, be a
 // finished game of a round and game number inside the schedule, agree
 // with the other records on the pairing, the colours and the opening of
-// its pair, and appear once; the error names the file and line of the
-// first that does not, and nothing is written. out must be new or empty:
+// its pair, and appear once, and pass the judge of record.ReadLines (its
+// result, reason and winner follow from its moves: Record.Judge); the
+// error names the file and line of the first that does not, and nothing
+// is written. out must be new or empty:
 // Merge never overwrites records. Missing games are reported, not refused:
 // kinrow match --resume on out with the schedule's settings plays them.
 func Merge(ctx context.Context, out string, inputs []string) (*MergeReport, error) {

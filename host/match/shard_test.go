@@ -450,7 +450,10 @@ func TestMergeRefuses(t *testing.T) {
 	}{
 		{"another schedule", []string{join(a...), join(otherLines[0])}, "b.jsonl:1: schedule "},
 		{"duplicate across files", []string{join(a...), join(b[0], a[1])}, "b.jsonl:2: round 1 game 2 is already in a.jsonl:2"},
-		{"duplicate in a file", []string{join(a[0], a[1], a[0])}, "a.jsonl:3: round 1 game 1 is already in a.jsonl:1"},
+		{"duplicate in a file", []string{join(a[0], a[1], a[0])}, "a.jsonl:3: round 1 game 1 is already recorded on line 1"},
+		// Issue 24: results the moves do not make, judged by record.ReadLines.
+		{"forged win after 3 moves", []string{join(a[0], forge(t, a[1], "a1 b3 c2"))}, "a.jsonl:2: round 1 game 2: X+ by a win, but the 3 moves make no line of 3"},
+		{"forged win after 1 move", []string{join(forge(t, a[0], "b2"), a[1])}, "a.jsonl:1: round 1 game 1: X+ by a win, but the 1 move makes no line of 3"},
 		{"game past the schedule", []string{join(a[0], editRecord(t, a[1], set("game", 7)))}, "a.jsonl:2: round 1 game 7 is outside the schedule"},
 		{"round past the schedule", []string{join(a...), join(editRecord(t, b[0], set("round", 4)))}, "b.jsonl:1: round 4 game 3 is outside the schedule"},
 		{"game 0", []string{join(editRecord(t, a[0], set("game", 0)))}, "a.jsonl:1: round 1 game 0 is outside"},

@@ -3,6 +3,7 @@ package ratings
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -539,7 +540,19 @@ func TestFixedParameters(t *testing.T) {
 }
 
 func TestReadNamesFileAndLine(t *testing.T) {
-	good := `{"rules":"connect4","players":{"x":"a","o":"b"},"moves":[],"result":"X+","reason":"forfeit","winner":"a","start":"2026-11-22T10:00:00Z"}`
+	good := `{"rules":"connect4","players":{"x":"a","o":"b"},"moves":[],"result":"X+","reason":"forfeit","forfeit":"timeout","winner":"a","start":"2026-11-22T10:00:00Z"}`
+	ttt := func(moves, result, reason, winner string, round, game int) string {
+		var ms []string
+		for i, m := range strings.Fields(moves) {
+			ms = append(ms, fmt.Sprintf(`{"move":%q,"color":%q,"ms":1}`, m, []string{"x", "o"}[i%2]))
+		}
+		w := "null"
+		if winner != "" {
+			w = fmt.Sprintf("%q", winner)
+		}
+		return fmt.Sprintf(`{"rules":"mnk:3x3x3","players":{"x":"a","o":"b"},"moves":[%s],"result":%q,"reason":%q,"winner":%s,"round":%d,"game":%d,"schedule":"s"}`,
+			strings.Join(ms, ","), result, reason, w, round, game)
+	}
 	for _, tc := range []struct {
 		name, data, wantErr string
 		wantRecs            int
@@ -552,6 +565,12 @@ func TestReadNamesFileAndLine(t *testing.T) {
 		{"bad result", strings.Replace(good, `"X+"`, `"1-0"`, 1) + "\n", `games.jsonl:1: game record: result "1-0"`, 0},
 		{"no player", strings.Replace(good, `"x":"a"`, `"x":""`, 1) + "\n", "games.jsonl:1: game record: a player has no name", 0},
 		{"unknown rules", strings.Replace(good, `connect4`, `chess`, 1) + "\n", "games.jsonl:1: game record", 0},
+		// Issue 24: every record is judged, and a game counts once.
+		{"real games", ttt("a1 a2 b1 b2 c1", "X+", "win", "a", 1, 1) + "\n" + ttt("a3 b3 c3 b2 a2 c2 b1 a1 c1", "0", "draw", "", 1, 2) + "\n", "", 2},
+		{"forged win after 3 moves", good + "\n" + ttt("a1 b3 c2", "X+", "win", "a", 1, 1) + "\n", "games.jsonl:2: round 1 game 1: X+ by a win, but the 3 moves make no line of 3", 0},
+		{"forged win after 1 move", ttt("b2", "X+", "win", "a", 1, 1) + "\n", "games.jsonl:1: round 1 game 1: X+ by a win, but the 1 move makes no line of 3", 0},
+		{"open game", ttt("b2", "", "", "", 1, 1) + "\n", "games.jsonl:1: round 1 game 1 is not a finished game", 0},
+		{"duplicate", ttt("a1 a2 b1 b2 c1", "X+", "win", "a", 1, 1) + "\n" + ttt("a1 a2 b1 b2 c1", "X+", "win", "a", 1, 1) + "\n", "games.jsonl:2: round 1 game 1 is already recorded on line 1", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			recs, err := Read(strings.NewReader(tc.data), "games.jsonl")
@@ -565,6 +584,26 @@ func TestReadNamesFileAndLine(t *testing.T) {
 				t.Fatalf("Read = %d records, %v; want an error with %q", len(recs), err, tc.wantErr)
 			}
 		})
+	}
+}
+
+// ReadSkipping (kinrow ratings --skip-invalid) keeps the valid records
+// and lists every other line, and a torn last line, with file:line.
+func TestReadSkipping(t *testing.T) {
+	good := `{"rules":"mnk:3x3x3","players":{"x":"a","o":"b"},"moves":[{"move":"a1","color":"x","ms":0},{"move":"a2","color":"o","ms":0},{"move":"b1","color":"x","ms":0},{"move":"b2","color":"o","ms":0},{"move":"c1","color":"x","ms":0}],"result":"X+","reason":"win","winner":"a"}`
+	forged := `{"rules":"mnk:3x3x3","players":{"x":"a","o":"b"},"moves":[{"move":"b2","color":"x","ms":0}],"result":"X+","reason":"win","winner":"a"}`
+	data := good + "\n" + forged + "\nhello\n" + good + "\n" + good[:30]
+	recs, bad, err := ReadSkipping(strings.NewReader(data), "g.jsonl")
+	if err != nil || len(recs) != 2 || len(bad) != 3 {
+		t.Fatalf("ReadSkipping = %d records, bad %v, %v", len(recs), bad, err)
+	}
+	for i, want := range []string{"g.jsonl:2: game record: X+ by a win", "g.jsonl:3: decode game record", "g.jsonl:5: torn last line"} {
+		if !strings.HasPrefix(bad[i].Error(), want) {
+			t.Errorf("bad[%d] = %v, want %q", i, bad[i], want)
+		}
+	}
+	if _, err := Read(strings.NewReader(data), "g.jsonl"); err == nil || !strings.HasPrefix(err.Error(), "g.jsonl:2: ") {
+		t.Errorf("Read = %v", err)
 	}
 }
 

@@ -9,22 +9,18 @@ import (
 )
 
 // Read reads game records, one JSON object per line, as `kinrow match
-// --out` writes them, through record.ReadLines: blank lines are skipped;
-// any other line that is not a valid record is an error naming name and the
-// line number; a torn last line is an error too, since a rating leaves out
-// no game silently.
+// --out` writes them, through record.ReadLines and its judge: blank lines
+// are skipped; any other line that is not a valid record (it does not
+// decode, its moves do not replay, its result, reason or winner do not
+// follow from its moves, it is an open game, or its game is already in
+// the file) is an error naming name and the line number; a torn last line
+// is an error too, since a rating leaves out no game silently.
 func Read(r io.Reader, name string) ([]*record.Record, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
-	ls, err := record.ReadLines(name, data, func(line []byte) (*record.Record, error) {
-		rec, err := record.Parse(line)
-		if err == nil {
-			err = checkRecord(rec)
-		}
-		return rec, err
-	})
+	ls, err := record.ReadLines(name, data, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -32,11 +28,33 @@ func Read(r io.Reader, name string) ([]*record.Record, error) {
 		// A rating leaves out no game silently: the file is refused.
 		return nil, fmt.Errorf("%s:%d: torn last line (no newline): %w", ls.Torn.Name, ls.Torn.N, ls.Torn.Err)
 	}
+	return recordsOf(ls), nil
+}
+
+// ReadSkipping reads like Read, but leaves out every line that is not a
+// valid record, and a torn last line, and returns them in bad (each
+// "name:N: why"), in order: kinrow ratings --skip-invalid.
+func ReadSkipping(r io.Reader, name string) (recs []*record.Record, bad []error, err error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	ls := record.ReadEveryLine(name, data, nil)
+	for _, b := range ls.Bad {
+		bad = append(bad, b)
+	}
+	if ls.Torn != nil {
+		bad = append(bad, fmt.Errorf("%s:%d: torn last line (no newline): %w", ls.Torn.Name, ls.Torn.N, ls.Torn.Err))
+	}
+	return recordsOf(ls), bad, nil
+}
+
+func recordsOf(ls record.Lines) []*record.Record {
 	recs := make([]*record.Record, len(ls.Records))
 	for i, l := range ls.Records {
 		recs[i] = l.Rec
 	}
-	return recs, nil
+	return recs
 }
 
 // ReadFile reads the records of one file (see Read).
@@ -49,15 +67,12 @@ func ReadFile(path string) ([]*record.Record, error) {
 	return Read(f, path)
 }
 
-// checkRecord checks what the ratings need of a record: two named players
-// and a known result.
-func checkRecord(rec *record.Record) error {
-	if rec.Players.X == "" || rec.Players.O == "" {
-		return fmt.Errorf("game record: a player has no name (x %q, o %q)", rec.Players.X, rec.Players.O)
+// ReadFileSkipping reads the records of one file (see ReadSkipping).
+func ReadFileSkipping(path string) ([]*record.Record, []error, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read records: %w", err)
 	}
-	switch rec.Result {
-	case "X+", "O+", "0", "":
-		return nil
-	}
-	return fmt.Errorf("game record: result %q: want X+, O+, 0 or empty (open)", rec.Result)
+	defer f.Close()
+	return ReadSkipping(f, path)
 }
