@@ -30,6 +30,8 @@ type liveMatch struct {
 	order []int // rounds in the order their first game ended
 	llr   *float64
 	dec   stats.Decision
+	done  int // games finished, of total
+	total int
 }
 
 // watchMatch starts the viewer on addr and hooks it to cfg's callbacks,
@@ -55,7 +57,16 @@ func watchMatch(ctx context.Context, addr string, cfg *match.Config, log hclog.L
 		}
 		l.mu.Lock()
 		l.llr, l.dec = &llr, d
+		sum := l.summaryLocked()
 		l.mu.Unlock()
+		switch {
+		case d != stats.Continue: // the run stops: the games still playing are abandoned
+			l.hub.Summary(sum)
+			l.hub.MatchEnded("SPRT: " + d.String())
+		case sum.Done >= sum.Total: // the last game ends a pair
+			l.hub.Summary(sum)
+			l.hub.MatchEnded(fmt.Sprintf("all %d games played", sum.Total))
+		}
 	}
 	return nil
 }
@@ -125,7 +136,19 @@ func (l *liveMatch) ended(done, total int, rec *record.Record) {
 	}
 	e := stats.WDL{W: row.Wins, D: row.Draws, L: row.Losses}.Elo()
 	row.Elo, row.EloErr = finite(e.Elo), finite(eloError(e))
-	sum := view.Summary{Done: done, Total: total}
+	l.done, l.total = done, total
+	sum := l.summaryLocked()
+	l.mu.Unlock()
+	l.hub.GameEnded(id, rec)
+	l.hub.Summary(sum)
+	if done >= total && l.sprt == nil { // with a SPRT, after its last pair (OnPair)
+		l.hub.MatchEnded(fmt.Sprintf("all %d games played", total))
+	}
+}
+
+// summaryLocked is the summary table so far; l.mu is held.
+func (l *liveMatch) summaryLocked() view.Summary {
+	sum := view.Summary{Done: l.done, Total: l.total}
 	for _, r := range l.order {
 		sum.Rows = append(sum.Rows, *l.rows[r])
 	}
@@ -137,9 +160,7 @@ func (l *liveMatch) ended(done, total int, rec *record.Record) {
 			sum.Decision = l.dec.String()
 		}
 	}
-	l.mu.Unlock()
-	l.hub.GameEnded(id, rec)
-	l.hub.Summary(sum)
+	return sum
 }
 
 // writeStandings prints the ratings of every bot of a round robin or a

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 
 	"github.com/hashicorp/go-hclog"
 
@@ -47,11 +48,12 @@ func viewCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "kinrow view:", err)
 		return exitUsage
 	}
-	srv := view.New(view.Config{Logger: log})
+	srv := view.New(view.Config{Logger: log, Hosts: listenNames(*listen)})
 	for _, path := range fs.Args() {
-		// A bad file is reported here and on the page; the others are served.
+		// A bad file or line is reported here and on the page; the
+		// good games are served.
 		if err := srv.AddFile(path); err != nil {
-			log.Error("records not loaded", "error", err)
+			log.Error("records not (all) loaded", "error", err)
 		}
 	}
 	ln, err := view.Listen(ctx, *listen, log)
@@ -77,7 +79,7 @@ func startLiveView(ctx context.Context, addr string, log hclog.Logger, w io.Writ
 		return nil, err
 	}
 	hub := view.NewHub()
-	srv := view.New(view.Config{Hub: hub, Logger: log})
+	srv := view.New(view.Config{Hub: hub, Logger: log, Hosts: listenNames(addr)})
 	fmt.Fprintf(w, "kinrow: watch the match at http://%s/\n", ln.Addr())
 	go func() {
 		if err := srv.Serve(ctx, ln); err != nil {
@@ -85,4 +87,16 @@ func startLiveView(ctx context.Context, addr string, log hclog.Logger, w io.Writ
 		}
 	}()
 	return hub, nil
+}
+
+// listenNames returns the host name of a listen address, when it is a
+// name and not an IP address: the page answers to it besides the address
+// itself and localhost (view.Config.Hosts; other names are refused
+// against DNS rebinding).
+func listenNames(addr string) []string {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil || host == "" || net.ParseIP(host) != nil {
+		return nil
+	}
+	return []string{host}
 }

@@ -2,6 +2,7 @@ package view
 
 import (
 	"encoding/json"
+	"math"
 	"sync"
 	"time"
 
@@ -47,6 +48,35 @@ type SummaryRow struct {
 	LLRUpper float64  `json:"llr_upper,omitempty"`
 }
 
+// eloLimit is the bound past which an Elo difference or its error is
+// unbounded: the runner clamps infinities to ±9999 (JSON has none).
+const eloLimit = 9999
+
+// MarshalJSON writes Elo and EloErr as numbers, or as the strings "inf"
+// and "-inf" when they are unbounded (infinite, or at the runner's clamp
+// of ±9999: all wins or all losses, too few games), which the page shows
+// as ∞; NaN is "nan".
+func (r SummaryRow) MarshalJSON() ([]byte, error) {
+	type row SummaryRow // without this method
+	return json.Marshal(struct {
+		row
+		Elo    any `json:"elo"`
+		EloErr any `json:"elo_err"`
+	}{row(r), eloJSON(r.Elo), eloJSON(r.EloErr)})
+}
+
+func eloJSON(f float64) any {
+	switch {
+	case math.IsNaN(f):
+		return "nan"
+	case f >= eloLimit:
+		return "inf"
+	case f <= -eloLimit:
+		return "-inf"
+	}
+	return f
+}
+
 // Summary is the state of the match as a whole.
 type Summary struct {
 	Done  int          `json:"done"`  // games finished
@@ -81,7 +111,7 @@ type LiveGame struct {
 }
 
 // Event is one message of the event stream: its kind ("snapshot", "start",
-// "move", "end", "summary") and its JSON data.
+// "move", "end" (a game's), "summary", "matchend") and its JSON data.
 type Event struct {
 	Kind string
 	Data json.RawMessage
@@ -105,6 +135,7 @@ type Hub struct {
 	order    []int // ids, in start order
 	finished []*record.Record
 	summary  *Summary
+	ended    *matchEnd // set by MatchEnded
 	subs     map[chan Event]struct{}
 	// replayBase counts the replay list's games before the hub's (the
 	// server's files); nil for none.
@@ -240,14 +271,36 @@ func (h *Hub) publish(kind string, v any) {
 	}
 }
 
-// snapshot is the whole live state: the games in start order and the summary.
+// MatchEnded reports that the match is over (every game played, a SPRT
+// decided, or stopped), with a short message for the page ("all 20 games
+// played"). Pages get a "matchend" event, then no more, and say the match
+// ended instead of waiting for it: the server may go away. Later calls
+// are ignored.
+func (h *Hub) MatchEnded(message string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.ended != nil {
+		return
+	}
+	h.ended = &matchEnd{Message: message}
+	h.publish("matchend", h.ended)
+}
+
+// matchEnd is the data of the "matchend" event.
+type matchEnd struct {
+	Message string `json:"message"`
+}
+
+// snapshot is the whole live state: the games in start order, the
+// summary, and whether the match has ended.
 type snapshot struct {
 	Games   []*LiveGame `json:"games"`
 	Summary *Summary    `json:"summary"`
+	Ended   *matchEnd   `json:"ended,omitempty"`
 }
 
 func (h *Hub) snapshotLocked() snapshot {
-	s := snapshot{Games: []*LiveGame{}, Summary: h.summary}
+	s := snapshot{Games: []*LiveGame{}, Summary: h.summary, Ended: h.ended}
 	for _, id := range h.order {
 		s.Games = append(s.Games, h.games[id])
 	}

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"bytes"
 	"context"
 	"embed"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"strconv"
 	"strings"
@@ -35,13 +37,18 @@ type Config struct {
 	// games join the replay list after the files' games.
 	Hub    *Hub
 	Logger hclog.Logger
+	// Hosts are host names the page may be asked for besides the address
+	// it listens on and localhost (e.g. the name given to --listen). See
+	// checkHost.
+	Hosts []string
 }
 
 // Server serves the viewer: the page and its assets, the replay API over
 // the loaded records and, with a Hub, the live event stream.
 type Server struct {
-	hub *Hub
-	log hclog.Logger
+	hub   *Hub
+	log   hclog.Logger
+	hosts []string
 
 	mu       sync.Mutex
 	sources  []*source
@@ -71,6 +78,9 @@ func New(cfg Config) *Server {
 		cfg.Logger = hclog.NewNullLogger()
 	}
 	s := &Server{hub: cfg.Hub, log: cfg.Logger}
+	for _, h := range cfg.Hosts {
+		s.hosts = append(s.hosts, strings.ToLower(strings.TrimSuffix(h, ".")))
+	}
 	if s.hub != nil {
 		s.hub.setReplayBase(func() int {
 			s.mu.Lock()
@@ -85,24 +95,103 @@ func New(cfg Config) *Server {
 	return s
 }
 
-// load reads a source's records, replacing its games and problems.
+// maxBadLines bounds the bad lines of one file listed on the page (the
+// rest are counted).
+const maxBadLines = 20
+
+// load reads a source's records, replacing its games and problems. A file
+// the shared reader refuses as a whole (recordfmt.LoadRecords: one bad line
+// anywhere but a torn last one) is read again line by line, each line
+// through the same reader, so that its good games are listed and each bad
+// line is a problem naming file:line and why. The torn last line keeps its
+// policy (left out with a warning). A file with no good line at all (not
+// records) is the one problem of the reader's.
 func (src *source) load(name string, r io.Reader) error {
-	recs, warns, err := recordfmt.LoadRecords(r, name)
-	src.problems = append([]string(nil), warns...)
-	src.games = nil
+	src.games, src.problems = nil, nil
+	data, err := io.ReadAll(r)
 	if err != nil {
-		src.problems = append(src.problems, err.Error())
+		err = fmt.Errorf("read %s: %w", name, err)
+		src.problems = []string{err.Error()}
 		return err
 	}
+	recs, warns, err := recordfmt.LoadRecords(bytes.NewReader(data), name)
+	if err != nil {
+		var bad []string
+		recs, warns, bad = loadLines(name, data)
+		if len(recs) == 0 {
+			src.problems = append(src.problems, err.Error())
+			return err
+		}
+		if len(bad) > maxBadLines {
+			bad = append(bad[:maxBadLines], fmt.Sprintf("%s: %d more bad lines left out", name, len(bad)-maxBadLines))
+		}
+		src.problems = append(src.problems, bad...)
+		err = fmt.Errorf("%s: %d bad lines left out, %d games loaded: %s", name, len(bad), len(recs), bad[0])
+	}
+	src.problems = append(src.problems, warns...)
 	for i, rec := range recs {
-		g, err := recordfmt.FromRecord(rec)
-		if err != nil { // LoadRecords replayed it already
-			src.problems = append(src.problems, fmt.Sprintf("%s game %d: %v", name, i+1, err))
+		g, ferr := recordfmt.FromRecord(rec)
+		if ferr != nil { // LoadRecords replayed it already
+			src.problems = append(src.problems, fmt.Sprintf("%s game %d: %v", name, i+1, ferr))
 			continue
 		}
 		src.games = append(src.games, &replayGame{file: name, rec: rec, game: g})
 	}
-	return nil
+	return err
+}
+
+// gameKey identifies a game of a match: its schedule, round and game.
+type gameKey struct {
+	schedule    string
+	round, game int
+}
+
+// loadLines reads data line by line, each non-blank line through
+// recordfmt.LoadRecords on its own (the last one without its newline if
+// the file lacks it, so that the torn-last-line policy still applies), and
+// returns the good records, the warnings (a torn last line) and the bad
+// lines, as "name:N: why". A later record of a game (schedule, round and
+// game) an earlier line holds is a bad line, as the shared reader has it.
+func loadLines(name string, data []byte) (recs []*record.Record, warns, bad []string) {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	// relabel turns the reader's "name:1: ..." for a lone line into "name:N: ...".
+	relabel := func(msg string, n int) string {
+		at := fmt.Sprintf("%s:%d: ", name, n)
+		if rest, ok := strings.CutPrefix(msg, name+":1: "); ok {
+			return at + rest
+		}
+		return at + strings.TrimPrefix(msg, name+": ")
+	}
+	seen := map[gameKey]int{} // the line of each numbered game
+	for i, line := range lines {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		rs, ws, err := recordfmt.LoadRecords(bytes.NewReader(line), name)
+		for _, w := range ws {
+			warns = append(warns, relabel(w, i+1))
+		}
+		switch {
+		case err == nil:
+			for _, rec := range rs {
+				if rec.Round == 0 && rec.Game == 0 { // not numbered: no match's game
+					recs = append(recs, rec)
+					continue
+				}
+				key := gameKey{rec.Schedule, rec.Round, rec.Game}
+				if first, dup := seen[key]; dup {
+					bad = append(bad, fmt.Sprintf("%s:%d: game recorded twice: round %d game %d is already recorded on line %d; a game is played and counted once",
+						name, i+1, rec.Round, rec.Game, first))
+					continue
+				}
+				seen[key] = i + 1
+				recs = append(recs, rec)
+			}
+		case len(ws) == 0: // not a torn last line: a bad one
+			bad = append(bad, relabel(err.Error(), i+1))
+		}
+	}
+	return recs, warns, bad
 }
 
 // loadPath (re)reads a source from its file.
@@ -206,7 +295,81 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/games/{n}/svg", s.handleGameSVG)
 	mux.HandleFunc("GET /api/live/{id}/svg", s.handleLiveSVG)
 	mux.HandleFunc("GET /api/events", s.handleEvents)
-	return mux
+	return s.checkHost(mux)
+}
+
+// checkHost refuses, with 421 Misdirected Request, a request whose Host
+// header names neither the address the connection came in on nor this
+// machine: a web page that rebinds its own DNS name to 127.0.0.1 (DNS
+// rebinding) would otherwise read the viewer's pages and events as its
+// own. Accepted: the address listened on (an IP literal, "127.0.0.1:8080",
+// "[::1]:8080"), any loopback IP literal when that address is loopback,
+// "localhost" (with or without a port), and the names in Config.Hosts;
+// each with the port listened on or without a port (port 80).
+func (s *Server) checkHost(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+		if ok, listen := s.hostAllowed(r.Host, local); !ok {
+			s.log.Warn("refused a request for another host (DNS rebinding?)", "host", r.Host, "path", r.URL.Path, "remote", r.RemoteAddr)
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.WriteHeader(http.StatusMisdirectedRequest)
+			fmt.Fprintf(w, "kinrow view: refused: the Host header %q is not this viewer's address; open http://%s/ (requests for other names are refused against DNS rebinding)\n", r.Host, listen)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// hostAllowed tells whether host (a Host header) names the viewer reached
+// on the connection's local address local; listen is that address, for
+// the refusal.
+func (s *Server) hostAllowed(host string, local net.Addr) (bool, string) {
+	lap, err := netip.ParseAddrPort(fmt.Sprint(local))
+	if err != nil { // not TCP: nothing to compare with
+		return false, fmt.Sprint(local)
+	}
+	lip := lap.Addr().Unmap()
+	listen := netip.AddrPortFrom(lip.WithZone(""), lap.Port()).String()
+	name, port := host, ""
+	if h, p, err := net.SplitHostPort(host); err == nil {
+		name, port = h, p
+	} else if strings.HasPrefix(host, "[") && strings.HasSuffix(host, "]") {
+		name = host[1 : len(host)-1]
+	}
+	name = strings.ToLower(strings.TrimSuffix(name, "."))
+	if name == "localhost" && port == "" {
+		return true, listen // no DNS name of another site: any port
+	}
+	if port == "" {
+		port = "80"
+	}
+	if port != strconv.Itoa(int(lap.Port())) {
+		return false, listen
+	}
+	if ip, err := netip.ParseAddr(name); err == nil {
+		ip = ip.Unmap().WithZone("")
+		return ip == lip.WithZone("") || lip.IsLoopback() && ip.IsLoopback(), listen
+	}
+	if name == "localhost" {
+		return true, listen
+	}
+	for _, h := range s.hosts {
+		if name == h {
+			return true, listen
+		}
+	}
+	return false, listen
+}
+
+// Reasons are the choices of the page's Reason filter, as /api/games
+// lists them: every reason a game ends for (record.Reason) and every kind
+// of forfeit (record.Forfeit). A test holds it to engine/record's
+// constants.
+var Reasons = []string{
+	string(record.ReasonWin), string(record.ReasonDraw), string(record.ReasonForfeit),
+	string(record.ForfeitTimeout), string(record.ForfeitCrash), string(record.ForfeitIllegalMove),
+	string(record.ForfeitProtocolError), string(record.ForfeitStartFailure), string(record.ForfeitMemory),
+	string(record.ForfeitForbidden), string(record.ReasonResignation), string(record.ReasonAdjudicated),
 }
 
 // gameSummary is a game of the list.
@@ -245,7 +408,8 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 		Bots     []string      `json:"bots"`
 		Problems []string      `json:"problems"`
 		Live     bool          `json:"live"`
-	}{Games: []gameSummary{}, Bots: []string{}, Problems: []string{}, Live: s.hub != nil}
+		Reasons  []string      `json:"reasons"`
+	}{Games: []gameSummary{}, Bots: []string{}, Problems: []string{}, Live: s.hub != nil, Reasons: Reasons}
 	seen := map[string]bool{}
 	games := s.allGames()
 	out.Total = len(games)
@@ -361,7 +525,7 @@ func writeSVG(w http.ResponseWriter, g *recordfmt.Game, ply int) {
 
 // handleEvents streams the hub's events as server-sent events: first a
 // "snapshot" of every live game and the summary, then "start", "move",
-// "end" and "summary" as they happen, and a comment every 15 s to keep
+// "end", "summary" and, once, "matchend" as they happen, and a comment every 15 s to keep
 // the connection open. Without a hub it answers 404.
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	if s.hub == nil {
@@ -380,10 +544,28 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	tick := time.NewTicker(15 * time.Second)
 	defer tick.Stop()
+	write := func(ev Event) error {
+		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev.Kind, ev.Data); err != nil {
+			return err
+		}
+		flusher.Flush()
+		return nil
+	}
 	for {
 		select {
 		case <-r.Context().Done():
-			return
+			// The server stops: pass on what is already queued (the
+			// "matchend" event Serve sends on the way out).
+			for {
+				select {
+				case ev, ok := <-events:
+					if !ok || write(ev) != nil {
+						return
+					}
+				default:
+					return
+				}
+			}
 		case <-tick.C:
 			if _, err := io.WriteString(w, ": keep-alive\n\n"); err != nil {
 				return
@@ -393,10 +575,9 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 			if !ok {
 				return // fell behind: the browser reconnects for a fresh snapshot
 			}
-			if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev.Kind, ev.Data); err != nil {
+			if write(ev) != nil {
 				return
 			}
-			flusher.Flush()
 		}
 	}
 }
@@ -442,14 +623,22 @@ func IsLoopback(host string) bool {
 // Serve serves the handler on ln until ctx ends, then shuts down
 // (streams closed, at most 2 s for requests in flight).
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	// Requests end when base does: after ctx, once the hub has queued its
+	// "matchend" event for the streams to pass on.
+	base, stop := context.WithCancel(context.WithoutCancel(ctx))
+	defer stop()
 	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second,
-		BaseContext: func(net.Listener) context.Context { return ctx }}
+		BaseContext: func(net.Listener) context.Context { return base }}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return fmt.Errorf("viewer: %w", err)
 	case <-ctx.Done():
+		if s.hub != nil {
+			s.hub.MatchEnded("the match was stopped") // unless it had ended
+		}
+		stop()
 		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		srv.Shutdown(shut)

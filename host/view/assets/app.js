@@ -47,6 +47,9 @@ async function loadList() {
   while (sel.options.length > 1) sel.remove(1);
   for (const b of data.bots) sel.add(new Option(b, b));
   sel.value = cur;
+  // The reasons come from the server (engine/record's reasons and forfeit kinds).
+  const rsel = $("f-reason");
+  if (rsel.options.length === 1) for (const r of data.reasons || []) rsel.add(new Option(r, r));
   state.games = data.games;
   text($("list-count"), `${data.games.length} of ${data.total} games`);
   const tb = $("games").tBodies[0];
@@ -182,15 +185,33 @@ async function refreshFocus() {
   if (r.ok) $("focus-board").innerHTML = await r.text();
 }
 
+// elo shows an Elo difference ("inf", "-inf" when unbounded: ±∞).
+function elo(v) {
+  if (typeof v === "number") return v.toFixed(1);
+  return v === "inf" ? "+∞" : v === "-inf" ? "−∞" : String(v);
+}
+
+// eloErr shows the error of an Elo difference: "∞" when unbounded.
+function eloErr(v) { return typeof v === "number" ? v.toFixed(1) : v === "inf" ? "∞" : String(v); }
+
+function liveStatus() {
+  const s = state.summary;
+  let t = s ? `${s.done} of ${s.total} games finished${s.decision ? " · SPRT: " + s.decision : ""}` : "waiting for the match…";
+  if (state.matchEnded !== undefined) t = `the match has ended${state.matchEnded ? ": " + state.matchEnded : ""} · ${s ? t : "no games finished"}`;
+  text($("live-status"), t);
+  $("live-status").dataset.ended = state.matchEnded !== undefined ? "true" : "false";
+}
+
 function renderSummary(s) {
   if (!s) return;
-  text($("live-status"), `${s.done} of ${s.total} games finished${s.decision ? " · SPRT: " + s.decision : ""}`);
+  state.summary = s;
+  liveStatus();
   const tb = $("summary").tBodies[0];
   tb.replaceChildren();
   for (const r of s.rows) {
     const tr = tb.insertRow();
     const llr = r.llr === undefined || r.llr === null ? "" : `${r.llr.toFixed(2)} (${r.llr_lower.toFixed(2)}, ${r.llr_upper.toFixed(2)})`;
-    for (const v of [r.a, r.b, r.wins, r.draws, r.losses, r.elo.toFixed(1), r.elo_err.toFixed(1), llr]) text(tr.insertCell(), String(v));
+    for (const v of [r.a, r.b, r.wins, r.draws, r.losses, elo(r.elo), eloErr(r.elo_err), llr]) text(tr.insertCell(), String(v));
   }
 }
 
@@ -198,12 +219,19 @@ function startLive() {
   if (state.live) return;
   state.live = true;
   const es = new EventSource("/api/events");
+  // The match is over: no more events will come, the server may go.
+  const matchEnded = (end) => {
+    state.matchEnded = end.message || "";
+    es.close();
+    liveStatus();
+  };
   es.addEventListener("snapshot", (e) => {
     const s = JSON.parse(e.data);
     state.liveGames.clear();
     $("grid").replaceChildren();
     for (const g of s.games) { state.liveGames.set(g.id, g); refreshBoard(g); }
     renderSummary(s.summary);
+    if (s.ended) matchEnded(s.ended);
   });
   es.addEventListener("start", (e) => { const g = JSON.parse(e.data); state.liveGames.set(g.id, g); refreshBoard(g); });
   es.addEventListener("move", (e) => {
@@ -216,7 +244,11 @@ function startLive() {
   });
   es.addEventListener("end", (e) => { const g = JSON.parse(e.data); state.liveGames.set(g.id, g); refreshBoard(g); });
   es.addEventListener("summary", (e) => renderSummary(JSON.parse(e.data)));
-  es.onerror = () => text($("live-status"), "connection lost: retrying…");
+  es.addEventListener("matchend", (e) => matchEnded(JSON.parse(e.data)));
+  es.onerror = () => {
+    if (state.matchEnded !== undefined) return;
+    text($("live-status"), "connection lost: retrying…");
+  };
 }
 
 // ---- start ----
