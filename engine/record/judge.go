@@ -50,22 +50,14 @@ func (r *Record) Judge() error {
 
 // judge is Judge, returning the position the moves reach.
 func (r *Record) judge() (*engine.Position, error) {
-	rules, err := engine.ParseRules(r.Rules)
+	rules, p, err := r.replay(func(i int, p *engine.Position) error {
+		if c := p.ToMove().Other().String(); r.Moves[i].Color != c {
+			return r.invalid("move %d (%s) is marked as %q's, but it is %s's turn", i+1, r.Moves[i].Move, r.Moves[i].Color, c)
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("game record: %w", err)
-	}
-	p := engine.NewPosition(rules)
-	for i, m := range r.Moves {
-		mv, err := rules.ParseMove(m.Move)
-		if err != nil {
-			return nil, fmt.Errorf("game record move %d: %w", i+1, err)
-		}
-		if err := p.Apply(mv); err != nil {
-			return nil, fmt.Errorf("game record move %d: %w", i+1, err)
-		}
-		if c := p.ToMove().Other().String(); m.Color != c {
-			return nil, r.invalid("move %d (%s) is marked as %q's, but it is %s's turn", i+1, m.Move, m.Color, c)
-		}
+		return nil, err
 	}
 	return p, r.judgeEnd(rules, p)
 }

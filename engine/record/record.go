@@ -177,19 +177,34 @@ func Parse(line []byte) (*Record, error) {
 	if err := json.Unmarshal(line, &r); err != nil {
 		return nil, fmt.Errorf("decode game record: %w", err)
 	}
+	if _, _, err := r.replay(nil); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// replay plays the record's moves from the empty board under its rules,
+// each checked legal, calling each (when set) after move i is played; it
+// returns the rules and the position reached.
+func (r *Record) replay(each func(i int, p *engine.Position) error) (engine.Rules, *engine.Position, error) {
 	rules, err := engine.ParseRules(r.Rules)
 	if err != nil {
-		return nil, fmt.Errorf("game record: %w", err)
+		return engine.Rules{}, nil, fmt.Errorf("game record: %w", err)
 	}
 	p := engine.NewPosition(rules)
 	for i, m := range r.Moves {
 		mv, err := rules.ParseMove(m.Move)
 		if err != nil {
-			return nil, fmt.Errorf("game record move %d: %w", i+1, err)
+			return rules, nil, fmt.Errorf("game record move %d: %w", i+1, err)
 		}
 		if err := p.Apply(mv); err != nil {
-			return nil, fmt.Errorf("game record move %d: %w", i+1, err)
+			return rules, nil, fmt.Errorf("game record move %d: %w", i+1, err)
+		}
+		if each != nil {
+			if err := each(i, p); err != nil {
+				return rules, nil, err
+			}
 		}
 	}
-	return &r, nil
+	return rules, p, nil
 }
