@@ -88,9 +88,7 @@ func LoadRecords(r io.Reader, name string) (recs []*record.Record, warnings []st
 	if err != nil {
 		return nil, nil, err
 	}
-	if ls.Torn != nil {
-		warnings = append(warnings, fmt.Sprintf("%s:%d: torn last line left out (%v)", name, ls.Torn.N, ls.Torn.Err))
-	}
+	warnings = tornWarning(ls)
 	if len(ls.Records) == 0 {
 		return nil, warnings, fmt.Errorf("%s: no game records in the file", name)
 	}
@@ -98,6 +96,33 @@ func LoadRecords(r io.Reader, name string) (recs []*record.Record, warnings []st
 		recs = append(recs, l.Rec)
 	}
 	return recs, warnings, nil
+}
+
+// ReadEveryRecord reads records as LoadRecords does, but a bad line does
+// not refuse the file (record.ReadEveryLine): it returns the good records,
+// the warnings (a torn last line) and every bad line, each naming
+// file:line and why (a game recorded twice says so).
+func ReadEveryRecord(name string, data []byte) (recs []*record.Record, warnings, bad []string) {
+	ls := record.ReadEveryLine(name, data, parseRecord)
+	for _, l := range ls.Records {
+		recs = append(recs, l.Rec)
+	}
+	for _, b := range ls.Bad {
+		msg := b.Error()
+		if errors.Is(b, record.ErrDuplicate) {
+			msg = fmt.Sprintf("%s:%d: %v: %v", b.Name, b.N, record.ErrDuplicate, b.Err)
+		}
+		bad = append(bad, msg)
+	}
+	return recs, tornWarning(ls), bad
+}
+
+// tornWarning is the warning of a torn last line, if ls has one.
+func tornWarning(ls record.Lines) []string {
+	if ls.Torn == nil {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s:%d: torn last line left out (%v)", ls.Torn.Name, ls.Torn.N, ls.Torn.Err)}
 }
 
 // parseRecord reads one line, telling apart what is not a record at all.

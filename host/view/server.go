@@ -1,7 +1,6 @@
 package view
 
 import (
-	"bytes"
 	"context"
 	"embed"
 	"encoding/json"
@@ -99,13 +98,11 @@ func New(cfg Config) *Server {
 // rest are counted).
 const maxBadLines = 20
 
-// load reads a source's records, replacing its games and problems. A file
-// the shared reader refuses as a whole (recordfmt.LoadRecords: one bad line
-// anywhere but a torn last one) is read again line by line, each line
-// through the same reader, so that its good games are listed and each bad
-// line is a problem naming file:line and why. The torn last line keeps its
-// policy (left out with a warning). A file with no good line at all (not
-// records) is the one problem of the reader's.
+// load reads a source's records, replacing its games and problems: every
+// good game of the file is listed, and each bad line (anywhere but a torn
+// last one, which keeps its policy: left out with a warning) is a problem
+// naming file:line and why (recordfmt.ReadEveryRecord). A file with no good
+// line at all (not records) has one problem, the reader's.
 func (src *source) load(name string, r io.Reader) error {
 	src.games, src.problems = nil, nil
 	data, err := io.ReadAll(r)
@@ -114,84 +111,33 @@ func (src *source) load(name string, r io.Reader) error {
 		src.problems = []string{err.Error()}
 		return err
 	}
-	recs, warns, err := recordfmt.LoadRecords(bytes.NewReader(data), name)
-	if err != nil {
-		var bad []string
-		recs, warns, bad = loadLines(name, data)
-		if len(recs) == 0 {
-			src.problems = append(src.problems, err.Error())
-			return err
-		}
+	recs, warns, bad := recordfmt.ReadEveryRecord(name, data)
+	switch {
+	case len(recs) == 0 && len(bad) > 0:
+		err = errors.New(bad[0])
+	case len(recs) == 0:
+		err = fmt.Errorf("%s: no game records in the file", name)
+	case len(bad) > 0:
+		err = fmt.Errorf("%s: %d bad lines left out, %d games loaded: %s", name, len(bad), len(recs), bad[0])
 		if len(bad) > maxBadLines {
 			bad = append(bad[:maxBadLines], fmt.Sprintf("%s: %d more bad lines left out", name, len(bad)-maxBadLines))
 		}
 		src.problems = append(src.problems, bad...)
-		err = fmt.Errorf("%s: %d bad lines left out, %d games loaded: %s", name, len(bad), len(recs), bad[0])
+	}
+	if len(recs) == 0 {
+		src.problems = append(src.problems, err.Error())
+		return err
 	}
 	src.problems = append(src.problems, warns...)
 	for i, rec := range recs {
 		g, ferr := recordfmt.FromRecord(rec)
-		if ferr != nil { // LoadRecords replayed it already
+		if ferr != nil { // the reader replayed it already
 			src.problems = append(src.problems, fmt.Sprintf("%s game %d: %v", name, i+1, ferr))
 			continue
 		}
 		src.games = append(src.games, &replayGame{file: name, rec: rec, game: g})
 	}
 	return err
-}
-
-// gameKey identifies a game of a match: its schedule, round and game.
-type gameKey struct {
-	schedule    string
-	round, game int
-}
-
-// loadLines reads data line by line, each non-blank line through
-// recordfmt.LoadRecords on its own (the last one without its newline if
-// the file lacks it, so that the torn-last-line policy still applies), and
-// returns the good records, the warnings (a torn last line) and the bad
-// lines, as "name:N: why". A later record of a game (schedule, round and
-// game) an earlier line holds is a bad line, as the shared reader has it.
-func loadLines(name string, data []byte) (recs []*record.Record, warns, bad []string) {
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	// relabel turns the reader's "name:1: ..." for a lone line into "name:N: ...".
-	relabel := func(msg string, n int) string {
-		at := fmt.Sprintf("%s:%d: ", name, n)
-		if rest, ok := strings.CutPrefix(msg, name+":1: "); ok {
-			return at + rest
-		}
-		return at + strings.TrimPrefix(msg, name+": ")
-	}
-	seen := map[gameKey]int{} // the line of each numbered game
-	for i, line := range lines {
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		rs, ws, err := recordfmt.LoadRecords(bytes.NewReader(line), name)
-		for _, w := range ws {
-			warns = append(warns, relabel(w, i+1))
-		}
-		switch {
-		case err == nil:
-			for _, rec := range rs {
-				if rec.Round == 0 && rec.Game == 0 { // not numbered: no match's game
-					recs = append(recs, rec)
-					continue
-				}
-				key := gameKey{rec.Schedule, rec.Round, rec.Game}
-				if first, dup := seen[key]; dup {
-					bad = append(bad, fmt.Sprintf("%s:%d: game recorded twice: round %d game %d is already recorded on line %d; a game is played and counted once",
-						name, i+1, rec.Round, rec.Game, first))
-					continue
-				}
-				seen[key] = i + 1
-				recs = append(recs, rec)
-			}
-		case len(ws) == 0: // not a torn last line: a bad one
-			bad = append(bad, relabel(err.Error(), i+1))
-		}
-	}
-	return recs, warns, bad
 }
 
 // loadPath (re)reads a source from its file.
