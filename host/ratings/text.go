@@ -12,6 +12,7 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/kinrow/kinrow/engine/record"
+	"github.com/kinrow/kinrow/host/stats"
 )
 
 // WriteJSON writes the report as indented JSON with snake_case keys.
@@ -37,10 +38,10 @@ func (r *Report) WriteText(w io.Writer) error {
 		g.writeHeading(&buf)
 		t := newTable(&buf, "rank", "bot", "Elo", "±", "games", "W-D-L", "score", "draws", "opp. Elo")
 		for _, b := range g.Bots {
-			t.Append(strconv.Itoa(b.Rank), b.Bot, fmt.Sprintf("%+.1f", b.Elo), plusMinus(b.Estimate),
+			t.Append(strconv.Itoa(b.Rank), b.Bot, stats.SignedElo(b.Elo, 1), plusMinus(b.Estimate),
 				strconv.Itoa(b.Games), fmt.Sprintf("%d-%d-%d", b.Wins, b.Draws, b.Losses),
 				fmt.Sprintf("%.1f%%", 100*b.Score), fmt.Sprintf("%.1f%%", 100*b.DrawRatio),
-				fmt.Sprintf("%+.1f", b.OpponentsElo))
+				stats.SignedElo(b.OpponentsElo, 1))
 		}
 		if err := t.Render(); err != nil {
 			return fmt.Errorf("write ratings: %w", err)
@@ -81,9 +82,9 @@ func (g *Group) writeHeading(w io.Writer) {
 }
 
 func estimateText(e Estimate, sign bool) string {
-	v := fmt.Sprintf("%.1f", e.Elo)
-	if sign {
-		v = fmt.Sprintf("%+.1f", e.Elo)
+	v := stats.SignedElo(e.Elo, 1)
+	if !sign {
+		v = strings.TrimPrefix(v, "+")
 	}
 	if e.Fixed {
 		return v + " (fixed)"
@@ -138,7 +139,7 @@ func WriteStandings(w io.Writer, recs []*record.Record) error {
 			g.Rules, how, estimateText(g.Advantage, true), estimateText(g.DrawElo, false))
 		t := newTable(&buf, "rank", "bot", "Elo", "±", "games", "score", "draws")
 		for _, b := range g.Bots {
-			t.Append(strconv.Itoa(b.Rank), b.Bot, fmt.Sprintf("%+.1f", b.Elo), plusMinus(b.Estimate),
+			t.Append(strconv.Itoa(b.Rank), b.Bot, stats.SignedElo(b.Elo, 1), plusMinus(b.Estimate),
 				strconv.Itoa(b.Games), fmt.Sprintf("%.1f%%", 100*b.Score), fmt.Sprintf("%.1f%%", 100*b.DrawRatio))
 		}
 		if err := t.Render(); err != nil {

@@ -1,8 +1,9 @@
 package stats
 
 import (
-	"fmt"
 	"math"
+	"strconv"
+	"strings"
 )
 
 // WDL counts wins, draws and losses from one side's view.
@@ -42,18 +43,38 @@ type Estimate struct {
 }
 
 // String prints e.g. "+35.2 ± 20.1" (the half-width of the interval), or
-// "n/a" when the estimate is undefined (NaN).
+// "n/a" when the estimate is undefined (NaN). An Elo that rounds to zero
+// prints "+0.0", never "-0.0".
 func (e Estimate) String() string {
 	if math.IsNaN(e.Elo) {
 		return "n/a"
 	}
 	if math.IsInf(e.Elo, 0) {
-		return fmt.Sprintf("%+.0f", e.Elo)
+		return SignedElo(e.Elo, 0)
 	}
 	if math.IsInf(e.Low, 0) || math.IsInf(e.High, 0) {
-		return fmt.Sprintf("%+.1f [%+.0f, %+.0f]", e.Elo, e.Low, e.High)
+		return SignedElo(e.Elo, 1) + " [" + SignedElo(e.Low, 0) + ", " + SignedElo(e.High, 0) + "]"
 	}
-	return fmt.Sprintf("%+.1f ± %.1f", e.Elo, (e.High-e.Low)/2)
+	return SignedElo(e.Elo, 1) + " ± " + strconv.FormatFloat((e.High-e.Low)/2, 'f', 1, 64)
+}
+
+// SignedElo prints an Elo difference with its sign and prec decimals, as
+// "%+.*f" does, except that a value that rounds to zero prints "+0.0" (or
+// "+0"), never "-0.0": a difference too small to show has no side. ±Inf
+// prints "+Inf" and "-Inf", NaN "NaN".
+func SignedElo(elo float64, prec int) string {
+	s := strconv.FormatFloat(elo, 'f', prec, 64) // "+Inf", "-Inf", "NaN" as they are
+	switch {
+	case math.IsInf(elo, 0) || math.IsNaN(elo):
+		return s
+	case strings.HasPrefix(s, "-"):
+		if strings.Trim(s[1:], "0.") == "" {
+			return "+" + s[1:]
+		}
+		return s
+	default:
+		return "+" + s
+	}
 }
 
 // Z975 is the 97.5% quantile of the standard normal distribution: the

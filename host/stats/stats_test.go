@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -78,9 +79,49 @@ func TestEstimateString(t *testing.T) {
 		{Estimate{35.2, 15.1, 55.3}, "+35.2 ± 20.1"},
 		{Estimate{-190.8, math.Inf(-1), 71.3}, "-190.8 [-Inf, +71]"},
 		{Estimate{math.Inf(1), 0, 0}, "+Inf"},
+		{Estimate{math.Inf(-1), 0, 0}, "-Inf"},
+		{Estimate{-0.04, -20.3, 20.2}, "+0.0 ± 20.2"},
+		{Estimate{math.Copysign(0, -1), -1, 1}, "+0.0 ± 1.0"},
+		{Estimate{-0.04, math.Inf(-1), -0.2}, "+0.0 [-Inf, +0]"},
+		{Estimate{-0.05, -10, 10}, "-0.1 ± 10.0"},
+		{Estimate{0.04, -10, 10}, "+0.0 ± 10.0"},
 	} {
 		if got := tc.e.String(); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.e, got, tc.want)
+		}
+	}
+}
+
+func TestSignedEloNeverMinusZero(t *testing.T) {
+	for _, tc := range []struct {
+		elo  float64
+		prec int
+		want string
+	}{
+		{-0.04, 1, "+0.0"},
+		{-0.049, 1, "+0.0"},
+		{math.Copysign(0, -1), 1, "+0.0"},
+		{-0.4, 0, "+0"},
+		{-1e-300, 2, "+0.00"},
+		{-0.06, 1, "-0.1"},
+		{-0.6, 0, "-1"},
+		{12.34, 1, "+12.3"},
+		{-12.34, 1, "-12.3"},
+		{0, 1, "+0.0"},
+		{math.Inf(1), 0, "+Inf"},
+		{math.Inf(-1), 1, "-Inf"},
+		{math.NaN(), 1, "NaN"},
+	} {
+		if got := SignedElo(tc.elo, tc.prec); got != tc.want {
+			t.Errorf("SignedElo(%v, %d) = %q, want %q", tc.elo, tc.prec, got, tc.want)
+		}
+	}
+	// Every Estimate whose Elo rounds to zero prints without a minus sign,
+	// whatever side of zero it lies on.
+	for i := -50; i <= 50; i++ {
+		e := Estimate{Elo: float64(i) / 1000, Low: float64(i)/1000 - 5, High: float64(i)/1000 + 5}
+		if s := e.String(); strings.HasPrefix(s, "-0.0") {
+			t.Errorf("%+v prints %q", e, s)
 		}
 	}
 }
