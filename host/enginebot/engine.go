@@ -225,7 +225,7 @@ func (e *Engine) Manifest() *manifest.Manifest { return e.m }
 // NewGame starts a game on the engine; rules the manifest does not list are
 // refused.
 func (e *Engine) NewGame(ctx context.Context, s referee.Setup) error {
-	if !e.m.Plays(s.Rules) {
+	if !e.m.Lists(s.Rules) {
 		return fmt.Errorf("engine %s does not play %s: it plays %s", e.m.Name, s.Rules, e.m.RulesText())
 	}
 	return e.wrap(e.drv.newGame(ctx, s))

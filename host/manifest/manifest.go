@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -100,7 +101,7 @@ func Parse(data []byte, name, dir string) (*Manifest, error) {
 	}
 	var unknown []string
 	for k := range raw {
-		if !contains(keys, k) {
+		if !slices.Contains(keys, k) {
 			unknown = append(unknown, strconv.Quote(k))
 		}
 	}
@@ -314,7 +315,7 @@ func parseRules(v any, p Protocol) ([]engine.Rules, error) {
 		if p == Gomocup && (r.Gravity() || r.K != 5 || r.Rows < 5 || r.Cols < 5) {
 			return nil, fmt.Errorf("rules[%d]: %s (%s): a gomocup engine plays five in a row on m,n,k boards: want mnk:RxCx5 with sides from 5, e.g. gomoku or mnk:20x20x5", i, s, r)
 		}
-		if !contains(out, r) {
+		if !slices.Contains(out, r) {
 			out = append(out, r)
 		}
 	}
@@ -390,7 +391,7 @@ func checkKey(p Protocol, key string) error {
 			return fmt.Errorf("option name %q: want a word of letters, digits, '_', '-' and '.'", key)
 		}
 	}
-	if p == Gomocup && contains(reservedGomocupInfo, strings.ToLower(key)) {
+	if p == Gomocup && slices.Contains(reservedGomocupInfo, strings.ToLower(key)) {
 		return fmt.Errorf("option %s: the host sets INFO %s itself (from the clock and the rules); accepted are other INFO keys such as max_memory or game_type", key, strings.ToLower(key))
 	}
 	return nil
@@ -455,8 +456,11 @@ func (m *Manifest) Executable() (string, error) {
 	return p, nil
 }
 
-// Plays reports whether the engine plays rules: one of its Rules.
-func (m *Manifest) Plays(r engine.Rules) bool { return contains(m.Rules, r) }
+// Lists reports whether the manifest lists r among the engine's Rules: the
+// exact rules strings, sizes included. (The Info built from a manifest
+// declares looser ones, every size up to the largest listed: see
+// botapi.Info.Declares.)
+func (m *Manifest) Lists(r engine.Rules) bool { return slices.Contains(m.Rules, r) }
 
 // RulesText lists the engine's rules, comma-separated.
 func (m *Manifest) RulesText() string {
@@ -465,15 +469,6 @@ func (m *Manifest) RulesText() string {
 		s[i] = r.String()
 	}
 	return strings.Join(s, ", ")
-}
-
-func contains[T comparable](list []T, v T) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // describe names a decoded TOML value's type for error messages.

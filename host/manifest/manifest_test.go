@@ -160,8 +160,8 @@ func TestLoadTestdata(t *testing.T) {
 				m.Command[1] != "--quiet" || m.Strength != 70 || !m.Suspend || m.Options["max_memory"] != "350000000" {
 				t.Errorf("rapfi: %+v (executable %s)", m, exe)
 			}
-			if !m.Plays(engine.Rules{Kind: engine.MNK, Rows: 20, Cols: 20, K: 5}) || m.Plays(engine.Connect4()) {
-				t.Errorf("Plays is wrong for %s", m.RulesText())
+			if !m.Lists(engine.Rules{Kind: engine.MNK, Rows: 20, Cols: 20, K: 5}) || m.Lists(engine.Connect4()) {
+				t.Errorf("Lists is wrong for %s", m.RulesText())
 			}
 			if m.RulesText() != "mnk:15x15x5, mnk:20x20x5" {
 				t.Errorf("RulesText = %q", m.RulesText())

@@ -362,7 +362,7 @@ func (b *Brain) start(ctx context.Context, c gomocup.Command) gomocup.Response {
 func (b *Brain) startRules(ctx context.Context, rules engine.Rules) error {
 	if b.cfg.Bot != "" {
 		info, err := b.cfg.Loader.Info(ctx, b.cfg.Bot)
-		if err == nil && !info.Plays(rules) {
+		if err == nil && !info.Declares(rules) {
 			return fmt.Errorf("bot %s does not play %s (INFO rule %d): it plays %s", b.cfg.Bot, rules, int(gomocup.RuleOf(rules.Line)), strings.Join(info.Kinds, ", "))
 		}
 	}

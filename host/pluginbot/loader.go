@@ -346,12 +346,12 @@ func (l *Loader) CheckPlays(ctx context.Context, name string, r engine.Rules) er
 		if err != nil {
 			return fmt.Errorf("engine %s is broken: %w", name, err)
 		}
-		if !m.Plays(r) {
+		if !m.Lists(r) {
 			return fmt.Errorf("%s does not play %s (it plays %s, as its manifest lists)", name, r, m.RulesText())
 		}
 		return nil
 	}
-	if !info.Plays(r) {
+	if !info.Declares(r) {
 		size := "of any size"
 		if info.MaxRows > 0 || info.MaxCols > 0 {
 			size = fmt.Sprintf("up to %dx%d", info.MaxRows, info.MaxCols)
@@ -401,7 +401,7 @@ func (l *Loader) Default(ctx context.Context, r engine.Rules) (string, error) {
 			broken = append(broken, fmt.Sprintf("%s (%v)", e.Name, err))
 			continue
 		}
-		plays := info.Plays(r)
+		plays := info.Declares(r)
 		if e.Kind == botpath.Manifest {
 			plays = l.CheckPlays(ctx, e.Name, r) == nil // exactly the rules listed
 		}

@@ -26,8 +26,8 @@ func TestPlaysVariants(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if free.Plays(r) != tc.free || all.Plays(r) != tc.all {
-			t.Errorf("%s: freestyle bot plays %v, every-variant bot %v; want %v, %v", tc.rules, free.Plays(r), all.Plays(r), tc.free, tc.all)
+		if free.Declares(r) != tc.free || all.Declares(r) != tc.all {
+			t.Errorf("%s: freestyle bot plays %v, every-variant bot %v; want %v, %v", tc.rules, free.Declares(r), all.Declares(r), tc.free, tc.all)
 		}
 	}
 }

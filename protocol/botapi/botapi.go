@@ -272,10 +272,11 @@ type SolveReply struct {
 	Time time.Duration
 }
 
-// Plays reports whether the bot declares the variant of r (Kinds holds
-// engine.Rules.Variant names: "mnk", "mnk:renju", ...) and its board fits
-// MaxRows and MaxCols.
-func (i Info) Plays(r engine.Rules) bool {
+// Declares reports whether the bot says, in its Info, that it plays r: its
+// Kinds hold r's variant (engine.Rules.Variant names: "mnk", "mnk:renju",
+// ...) and r's board fits MaxRows and MaxCols. An engine's manifest says
+// more exactly which rules it plays: see manifest.Manifest.Lists.
+func (i Info) Declares(r engine.Rules) bool {
 	variant := false
 	for _, k := range i.Kinds {
 		variant = variant || strings.EqualFold(k, r.Variant())

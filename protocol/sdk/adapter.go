@@ -81,7 +81,7 @@ func (a *adapter) NewGame(ctx context.Context, g botapi.Game) error {
 	if err != nil {
 		return invalid("%v", err)
 	}
-	if !a.info.Plays(rules) {
+	if !a.info.Declares(rules) {
 		return invalid("bot %s does not play %s: it plays %s", a.info.Name, rules, describePlays(a.info))
 	}
 	color := engine.Empty
