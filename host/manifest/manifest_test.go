@@ -92,7 +92,7 @@ func TestParseBad(t *testing.T) {
 		{ok + "strength = 1.5", "strength: want a whole number"},
 		{ok + "comand = [\"x\"]", `unknown key "comand": accepted are command, protocol, rules, options, suspend, strength, tolerance, max_memory, env`},
 		{ok + "max_memory = 350", `max_memory: want a size string such as "350M" or "2GiB", got the number 350`},
-		{ok + "max_memory = \"lots\"", `max_memory: memory size "lots": want a positive whole number of bytes`},
+		{ok + "max_memory = \"lots\"", `max_memory: memory size "lots": want a positive number of bytes`},
 		{ok + "max_memory = \"0\"", `max_memory: memory size "0": must be more than 0`},
 		{ok + "max_memory = \"-5M\"", `max_memory: memory size "-5M": must be more than 0`},
 		{ok + "env = \"PATH\"", "env: want an array of environment variable names"},

@@ -2,49 +2,55 @@ package procrun
 
 import (
 	"fmt"
-	"math"
+	"regexp"
 	"strconv"
-	"strings"
+
+	units "github.com/docker/go-units"
 )
 
-// sizeUnits are the suffixes ParseSize accepts, powers of 1024.
-var sizeUnits = []struct {
-	suffix string
-	mult   int64
-}{
-	{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
-	{"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}, {"TB", 1 << 40},
-	{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"T", 1 << 40},
-	{"B", 1},
-}
+// sizeForm is the form ParseSize reads: a number of bytes (a fraction
+// allowed; a minus sign only to be refused by name), spaces, then an
+// optional K, M, G, T or P with an optional iB or B, or just B, in any case.
+var sizeForm = regexp.MustCompile(`(?i)^\s*(-?)([0-9]+)(\.[0-9]+)?\s*([kmgtp]?(?:i?b)?)\s*$`)
+
+// maxSize bounds what ParseSize accepts (8 PiB, 2⁵³ bytes): below it the
+// library's floating-point product is exact for whole numbers and far
+// from the end of an int64.
+const maxSize = 1 << 53
 
 // sizeAccepted says what ParseSize accepts, for errors.
-const sizeAccepted = "a positive whole number of bytes, or one with K, M, G or T (KiB, MiB, …: powers of 1024), e.g. 350M or 2GiB"
+const sizeAccepted = "a positive number of bytes, or one with K, M, G, T or P (KiB, MiB, …: powers of 1024), e.g. 350M, 1.5G or 2GiB"
 
-// ParseSize reads a memory size: "350M", "2GiB", "1048576", "512 KiB".
-// Units are powers of 1024 (K = KB = KiB). Zero, negative, fractional
-// and overflowing sizes are errors naming the value and what is accepted.
+// ParseSize reads a memory size: "350M", "2GiB", "1.5G", "1048576",
+// "512 KiB". Units are powers of 1024 (K = KB = KiB), parsed by
+// github.com/docker/go-units (RAMInBytes); a fraction of a byte is dropped.
+// Zero, negative, malformed and overflowing sizes are errors naming the
+// value and what is accepted.
 func ParseSize(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	mult := int64(1)
-	for _, u := range sizeUnits {
-		if len(t) > len(u.suffix) && strings.EqualFold(t[len(t)-len(u.suffix):], u.suffix) {
-			mult = u.mult
-			t = strings.TrimSpace(t[:len(t)-len(u.suffix)])
-			break
-		}
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || t == "" || t[0] == '+' {
+	m := sizeForm.FindStringSubmatch(s)
+	if m == nil {
 		return 0, fmt.Errorf("memory size %q: want %s", s, sizeAccepted)
+	}
+	sign, digits, fraction, unit := m[1], m[2], m[3], m[4]
+	if sign != "" {
+		return 0, fmt.Errorf("memory size %q: must be more than 0 (want %s)", s, sizeAccepted)
+	}
+	mult, err := units.RAMInBytes("1" + unit)
+	if err != nil {
+		return 0, fmt.Errorf("memory size %q: unit %q: want %s", s, unit, sizeAccepted)
+	}
+	whole, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil || whole >= maxSize/mult {
+		return 0, fmt.Errorf("memory size %q: too large (want %s)", s, sizeAccepted)
+	}
+	n, err := units.RAMInBytes(digits + fraction + unit)
+	if err != nil {
+		return 0, fmt.Errorf("memory size %q: %w (want %s)", s, err, sizeAccepted)
 	}
 	if n <= 0 {
 		return 0, fmt.Errorf("memory size %q: must be more than 0 (want %s)", s, sizeAccepted)
 	}
-	if n > math.MaxInt64/mult {
-		return 0, fmt.Errorf("memory size %q: too large (want %s)", s, sizeAccepted)
-	}
-	return n * mult, nil
+	return n, nil
 }
 
 // FormatSize writes a size in bytes the way ParseSize reads it, in the
