@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -30,9 +31,6 @@ const (
 	// Kinrow is the host's own text protocol (GTP v2 framing).
 	Kinrow Protocol = "kinrow"
 )
-
-// Keys lists the top-level keys a manifest may have.
-var keys = []string{"command", "protocol", "rules", "options", "suspend", "strength", "tolerance", "max_memory", "env", "network", "read", "workdir"}
 
 // MaxTolerance bounds a Gomocup engine's tolerance.
 const MaxTolerance = time.Minute
@@ -87,6 +85,90 @@ type Manifest struct {
 	PrivateWorkDir bool
 }
 
+// file is a manifest as TOML holds it: one field per top-level key, named
+// by its tag. Each field keeps what TOML gave, of the type it wants or not,
+// so that Parse's errors name the key, what was given and what is accepted.
+type file struct {
+	Command   textList               `toml:"command"`
+	Protocol  scalar[string]         `toml:"protocol"`
+	Rules     textList               `toml:"rules"`
+	Options   scalar[map[string]any] `toml:"options"`
+	Suspend   scalar[bool]           `toml:"suspend"`
+	Strength  scalar[int64]          `toml:"strength"`
+	Tolerance scalar[string]         `toml:"tolerance"`
+	MaxMemory scalar[string]         `toml:"max_memory"`
+	Env       textList               `toml:"env"`
+	Network   scalar[bool]           `toml:"network"`
+	Read      textList               `toml:"read"`
+	Workdir   scalar[string]         `toml:"workdir"`
+}
+
+// keys lists the top-level keys a manifest may have: file's tags, in order.
+var keys = func() []string {
+	t := reflect.TypeFor[file]()
+	k := make([]string, t.NumField())
+	for i := range k {
+		k[i] = t.Field(i).Tag.Get("toml")
+	}
+	return k
+}()
+
+// scalar is a key's value when TOML gave a T (set and ok), else what it gave
+// (set, not ok, got).
+type scalar[T any] struct {
+	v       T
+	set, ok bool
+	got     any
+}
+
+// UnmarshalTOML keeps v, of type T or not; the type is checked by Parse.
+func (s *scalar[T]) UnmarshalTOML(v any) error {
+	s.set, s.got = true, v
+	s.v, s.ok = v.(T)
+	return nil
+}
+
+// textList is a key's value that is a string or an array of strings: list
+// holds them and array tells which it was; bad >= 0 is the index of the
+// first element that is not a string, got the value when neither.
+type textList struct {
+	list       []string
+	set, array bool
+	bad        int
+	got        any
+}
+
+// UnmarshalTOML keeps v's strings; the type is checked by Parse.
+func (s *textList) UnmarshalTOML(v any) error {
+	s.set, s.got, s.bad = true, v, -1
+	switch t := v.(type) {
+	case string:
+		s.list = []string{t}
+	case []any:
+		s.array, s.list = true, make([]string, 0, len(t))
+		for i, a := range t {
+			str, ok := a.(string)
+			if !ok {
+				s.bad, s.got = i, a
+				break
+			}
+			s.list = append(s.list, str)
+		}
+	default:
+		s.bad = 0
+	}
+	return nil
+}
+
+// wrong is the error for a value of the wrong type: key, what is accepted,
+// what was given.
+func (s *textList) wrong(key, want string) error {
+	if s.array {
+		return fmt.Errorf("%s[%d]: %s; got %s", key, s.bad, want, describe(s.got))
+	}
+	return fmt.Errorf("%s: %s; got %s", key, want, describe(s.got))
+}
+
 // Parse reads a manifest's text. name is the bot's name and dir the
 // manifest's directory (relative paths in command are resolved against it);
 // Parse does not touch the file system. The error names what is wrong and
@@ -95,168 +177,147 @@ func Parse(data []byte, name, dir string) (*Manifest, error) {
 	if len(data) > MaxBytes {
 		return nil, fmt.Errorf("manifest is %d bytes: at most %d are accepted", len(data), MaxBytes)
 	}
-	var raw map[string]any
-	if _, err := toml.Decode(string(data), &raw); err != nil {
+	var f file
+	md, err := toml.Decode(string(data), &f)
+	if err != nil {
 		return nil, fmt.Errorf("not valid TOML: %s", oneLine(err.Error()))
 	}
-	var unknown []string
-	for k := range raw {
-		if !slices.Contains(keys, k) {
-			unknown = append(unknown, strconv.Quote(k))
-		}
-	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return nil, fmt.Errorf("unknown key %s: accepted are %s", strings.Join(unknown, ", "), strings.Join(keys, ", "))
+	if err := unknownKeys(md); err != nil {
+		return nil, err
 	}
 	m := &Manifest{Name: name, Dir: dir}
-	var err error
-	if m.Command, err = parseCommand(raw["command"], dir); err != nil {
+	if m.Command, err = parseCommand(f.Command, dir); err != nil {
 		return nil, err
 	}
-	if m.Protocol, err = parseProtocol(raw["protocol"]); err != nil {
+	if m.Protocol, err = parseProtocol(f.Protocol); err != nil {
 		return nil, err
 	}
-	if m.Rules, err = parseRules(raw["rules"], m.Protocol); err != nil {
+	if m.Rules, err = parseRules(f.Rules, m.Protocol); err != nil {
 		return nil, err
 	}
-	if m.Options, err = parseOptions(raw["options"], m.Protocol); err != nil {
+	if m.Options, err = parseOptions(f.Options, m.Protocol); err != nil {
 		return nil, err
 	}
 	m.Suspend = m.Protocol == Gomocup
-	if v, ok := raw["suspend"]; ok {
-		b, ok := v.(bool)
-		if !ok {
-			return nil, fmt.Errorf("suspend: want true or false, got %s", describe(v))
+	if f.Suspend.set {
+		if !f.Suspend.ok {
+			return nil, fmt.Errorf("suspend: want true or false, got %s", describe(f.Suspend.got))
 		}
-		m.Suspend = b
+		m.Suspend = f.Suspend.v
 	}
-	if v, ok := raw["strength"]; ok {
-		n, ok := v.(int64)
-		if !ok || n < math.MinInt32 || n > math.MaxInt32 {
-			return nil, fmt.Errorf("strength: want a whole number (higher is stronger), got %s", describe(v))
+	if f.Strength.set {
+		n := f.Strength.v
+		if !f.Strength.ok || n < math.MinInt32 || n > math.MaxInt32 {
+			return nil, fmt.Errorf("strength: want a whole number (higher is stronger), got %s", describe(f.Strength.got))
 		}
 		m.Strength = int(n)
 	}
-	if v, ok := raw["tolerance"]; ok {
-		d, err := parseTolerance(v, m.Protocol)
-		if err != nil {
+	if f.Tolerance.set {
+		if m.Tolerance, err = parseTolerance(f.Tolerance, m.Protocol); err != nil {
 			return nil, err
 		}
-		m.Tolerance, m.HasTolerance = d, true
+		m.HasTolerance = true
 	}
-	if v, ok := raw["max_memory"]; ok {
-		str, isStr := v.(string)
-		if !isStr {
-			return nil, fmt.Errorf(`max_memory: want a size string such as "350M" or "2GiB", got %s`, describe(v))
+	if f.MaxMemory.set {
+		if !f.MaxMemory.ok {
+			return nil, fmt.Errorf(`max_memory: want a size string such as "350M" or "2GiB", got %s`, describe(f.MaxMemory.got))
 		}
-		n, err := procrun.ParseSize(str)
-		if err != nil {
+		if m.MaxMemory, err = procrun.ParseSize(f.MaxMemory.v); err != nil {
 			return nil, fmt.Errorf("max_memory: %w", err)
 		}
-		m.MaxMemory = n
 	}
-	if v, ok := raw["env"]; ok {
+	if f.Env.set {
 		const want = `want an array of environment variable names, e.g. env = ["OMP_NUM_THREADS"]`
-		list, isList := v.([]any)
-		if !isList {
-			return nil, fmt.Errorf("env: %s; got %s", want, describe(v))
+		if !f.Env.array || f.Env.bad >= 0 {
+			return nil, f.Env.wrong("env", want)
 		}
-		for i, a := range list {
-			name, isStr := a.(string)
-			if !isStr {
-				return nil, fmt.Errorf("env[%d]: %s; got %s", i, want, describe(a))
-			}
+		for i, name := range f.Env.list {
 			if err := procrun.CheckEnvName(name); err != nil {
 				return nil, fmt.Errorf("env[%d]: %w", i, err)
 			}
-			m.Env = append(m.Env, name)
+		}
+		m.Env = f.Env.list
+	}
+	if f.Network.set {
+		if !f.Network.ok {
+			return nil, fmt.Errorf("network: want true (the engine may use the host's network under the sandbox) or false, got %s", describe(f.Network.got))
+		}
+		m.Network = f.Network.v
+	}
+	if f.Read.set {
+		if m.Read, err = parseRead(f.Read, dir); err != nil {
+			return nil, err
 		}
 	}
-	if v, ok := raw["network"]; ok {
-		b, ok := v.(bool)
-		if !ok {
-			return nil, fmt.Errorf("network: want true (the engine may use the host's network under the sandbox) or false, got %s", describe(v))
-		}
-		m.Network = b
-	}
-	if v, ok := raw["read"]; ok {
-		const want = `want an array of paths the engine reads (absolute, or relative to the manifest's directory), e.g. read = ["weights", "/opt/books"]`
-		list, isList := v.([]any)
-		if !isList {
-			return nil, fmt.Errorf("read: %s; got %s", want, describe(v))
-		}
-		for i, a := range list {
-			p, isStr := a.(string)
-			if !isStr || strings.TrimSpace(p) == "" || strings.ContainsRune(p, 0) {
-				return nil, fmt.Errorf("read[%d]: %s; got %s", i, want, describe(a))
-			}
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(dir, p)
-			}
-			if filepath.Clean(p) == "/" {
-				return nil, fmt.Errorf("read[%d]: the whole file system (/) is not accepted: %s", i, want)
-			}
-			m.Read = append(m.Read, filepath.Clean(p))
-		}
-	}
-	if v, ok := raw["workdir"]; ok {
-		s, isStr := v.(string)
+	if f.Workdir.set {
 		switch {
-		case isStr && s == "private":
+		case f.Workdir.ok && f.Workdir.v == "private":
 			m.PrivateWorkDir = true
-		case isStr && s == "manifest":
+		case f.Workdir.ok && f.Workdir.v == "manifest":
 		default:
-			return nil, fmt.Errorf(`workdir: want "manifest" (the engine runs in its manifest's directory, read-only under the sandbox) or "private" (in its private writable /tmp), got %s`, describe(v))
+			return nil, fmt.Errorf(`workdir: want "manifest" (the engine runs in its manifest's directory, read-only under the sandbox) or "private" (in its private writable /tmp), got %s`, describe(f.Workdir.got))
 		}
 	}
 	return m, nil
 }
 
+// unknownKeys refuses the top-level keys file has no field for (TOML's
+// undecoded keys) and those that matched one only by case (the decoder
+// folds case; a manifest's keys are lower case), naming them and the keys
+// accepted.
+func unknownKeys(md toml.MetaData) error {
+	var unknown []string
+	add := func(k toml.Key) {
+		if q := strconv.Quote(k[0]); !slices.Contains(unknown, q) {
+			unknown = append(unknown, q)
+		}
+	}
+	for _, k := range md.Undecoded() {
+		add(k)
+	}
+	for _, k := range md.Keys() {
+		if !slices.Contains(keys, k[0]) {
+			add(k)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	sort.Strings(unknown)
+	return fmt.Errorf("unknown key %s: accepted are %s", strings.Join(unknown, ", "), strings.Join(keys, ", "))
+}
+
 // parseTolerance reads the tolerance key: a duration string such as "1s"
 // or "1500ms", from 0 to MaxTolerance, for a gomocup engine only.
-func parseTolerance(v any, p Protocol) (time.Duration, error) {
+func parseTolerance(v scalar[string], p Protocol) (time.Duration, error) {
 	want := fmt.Sprintf(`want a duration from "0s" to "%s", e.g. tolerance = "1s" or "500ms"`, MaxTolerance)
 	if p != Gomocup {
 		return 0, fmt.Errorf("tolerance: only for gomocup engines (the time Gomocup managers accept past timeout_turn); a %s engine gets the host's grace", p)
 	}
-	s, ok := v.(string)
-	if !ok {
-		return 0, fmt.Errorf("tolerance: %s; got %s", want, describe(v))
+	if !v.ok {
+		return 0, fmt.Errorf("tolerance: %s; got %s", want, describe(v.got))
 	}
-	d, err := time.ParseDuration(strings.TrimSpace(s))
+	d, err := time.ParseDuration(strings.TrimSpace(v.v))
 	if err != nil {
-		return 0, fmt.Errorf("tolerance: %q is not a duration: %s", s, want)
+		return 0, fmt.Errorf("tolerance: %q is not a duration: %s", v.v, want)
 	}
 	if d < 0 || d > MaxTolerance {
-		return 0, fmt.Errorf("tolerance: %q is out of range: %s", s, want)
+		return 0, fmt.Errorf("tolerance: %q is out of range: %s", v.v, want)
 	}
 	return d, nil
 }
 
-func parseCommand(v any, dir string) ([]string, error) {
+func parseCommand(v textList, dir string) ([]string, error) {
 	const want = `want an array of strings, the program and its arguments, e.g. command = ["./pbrain-x"]`
-	if v == nil {
+	switch {
+	case !v.set:
 		return nil, errors.New("command: missing: " + want)
-	}
-	var argv []string
-	switch t := v.(type) {
-	case string:
-		argv = []string{t}
-	case []any:
-		for i, a := range t {
-			s, ok := a.(string)
-			if !ok {
-				return nil, fmt.Errorf("command[%d]: %s, got %s", i, want, describe(a))
-			}
-			argv = append(argv, s)
-		}
-	default:
-		return nil, fmt.Errorf("command: %s, got %s", want, describe(v))
-	}
-	if len(argv) == 0 || strings.TrimSpace(argv[0]) == "" {
+	case v.bad >= 0:
+		return nil, v.wrong("command", want)
+	case len(v.list) == 0 || strings.TrimSpace(v.list[0]) == "":
 		return nil, errors.New("command: the program is empty: " + want)
 	}
+	argv := v.list
 	for i, a := range argv {
 		if strings.ContainsRune(a, 0) {
 			return nil, fmt.Errorf("command[%d]: contains a NUL byte", i)
@@ -270,44 +331,33 @@ func parseCommand(v any, dir string) ([]string, error) {
 	return argv, nil
 }
 
-func parseProtocol(v any) (Protocol, error) {
+func parseProtocol(v scalar[string]) (Protocol, error) {
 	const want = `accepted are "gomocup" (a Gomocup brain) and "kinrow" (the kinrow text protocol)`
-	if v == nil {
+	switch {
+	case !v.set:
 		return "", errors.New("protocol: missing: " + want)
+	case !v.ok:
+		return "", fmt.Errorf("protocol: want a string: %s; got %s", want, describe(v.got))
 	}
-	s, ok := v.(string)
-	if !ok {
-		return "", fmt.Errorf("protocol: want a string: %s; got %s", want, describe(v))
-	}
-	switch p := Protocol(strings.ToLower(strings.TrimSpace(s))); p {
+	switch p := Protocol(strings.ToLower(strings.TrimSpace(v.v))); p {
 	case Gomocup, Kinrow:
 		return p, nil
 	}
-	return "", fmt.Errorf("unknown protocol %q: %s", s, want)
+	return "", fmt.Errorf("unknown protocol %q: %s", v.v, want)
 }
 
-func parseRules(v any, p Protocol) ([]engine.Rules, error) {
+func parseRules(v textList, p Protocol) ([]engine.Rules, error) {
 	want := `want an array of rules strings (` + engine.RulesSyntax + `), e.g. rules = ["gomoku"]`
-	if v == nil {
+	switch {
+	case !v.set:
 		return nil, errors.New("rules: missing: " + want)
-	}
-	list, ok := v.([]any)
-	if !ok {
-		if s, isStr := v.(string); isStr {
-			list = []any{s}
-		} else {
-			return nil, fmt.Errorf("rules: %s; got %s", want, describe(v))
-		}
-	}
-	if len(list) == 0 {
+	case v.bad >= 0:
+		return nil, v.wrong("rules", want)
+	case len(v.list) == 0:
 		return nil, errors.New("rules: empty: " + want)
 	}
 	var out []engine.Rules
-	for i, a := range list {
-		s, ok := a.(string)
-		if !ok {
-			return nil, fmt.Errorf("rules[%d]: %s; got %s", i, want, describe(a))
-		}
+	for i, s := range v.list {
 		r, err := engine.ParseRules(s)
 		if err != nil {
 			return nil, fmt.Errorf("rules[%d]: %w", i, err)
@@ -322,27 +372,49 @@ func parseRules(v any, p Protocol) ([]engine.Rules, error) {
 	return out, nil
 }
 
-func parseOptions(v any, p Protocol) (map[string]string, error) {
+// parseRead reads the read key: paths, absolute or relative to dir, never
+// the whole file system.
+func parseRead(v textList, dir string) ([]string, error) {
+	const want = `want an array of paths the engine reads (absolute, or relative to the manifest's directory), e.g. read = ["weights", "/opt/books"]`
+	if !v.array || v.bad >= 0 {
+		return nil, v.wrong("read", want)
+	}
+	out := make([]string, 0, len(v.list))
+	for i, p := range v.list {
+		if strings.TrimSpace(p) == "" || strings.ContainsRune(p, 0) {
+			return nil, fmt.Errorf("read[%d]: %s; got %s", i, want, describe(p))
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if filepath.Clean(p) == "/" {
+			return nil, fmt.Errorf("read[%d]: the whole file system (/) is not accepted: %s", i, want)
+		}
+		out = append(out, filepath.Clean(p))
+	}
+	return out, nil
+}
+
+func parseOptions(v scalar[map[string]any], p Protocol) (map[string]string, error) {
 	opts := map[string]string{}
-	if v == nil {
+	if !v.set {
 		return opts, nil
 	}
-	table, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("options: want a table of KEY = VALUE ([options] then lines such as max_memory = 350000000); got %s", describe(v))
+	if !v.ok {
+		return nil, fmt.Errorf("options: want a table of KEY = VALUE ([options] then lines such as max_memory = 350000000); got %s", describe(v.got))
 	}
-	names := make([]string, 0, len(table))
-	for k := range table {
+	names := make([]string, 0, len(v.v))
+	for k := range v.v {
 		names = append(names, k)
 	}
 	sort.Strings(names) // the first bad option reported is always the same
 	for _, k := range names {
-		val := table[k]
+		val := v.v[k]
 		if err := checkKey(p, k); err != nil {
 			return nil, fmt.Errorf("options: %w", err)
 		}
 		var s string
-		switch t := val.(type) {
+		switch t := val.(type) { // an option's value is any TOML scalar, passed on as text
 		case string:
 			s = t
 		case int64:

@@ -53,6 +53,13 @@ rules = ["gomoku"]
 max_memory = "350M"
 env = ["OMP_NUM_THREADS"]`, Manifest{Command: []string{"/d/b"}, Protocol: Gomocup, Rules: []engine.Rules{gomoku}, Options: map[string]string{}, Suspend: true,
 			MaxMemory: 350 << 20, Env: []string{"OMP_NUM_THREADS"}}},
+		{"the sandbox's keys", `command = ["./b"]
+protocol = "kinrow"
+rules = ["connect4"]
+network = true
+read = ["weights", "/opt/books/"]
+workdir = "private"`, Manifest{Command: []string{"/d/b"}, Protocol: Kinrow, Rules: []engine.Rules{c4}, Options: map[string]string{},
+			Network: true, Read: []string{"/d/weights", "/opt/books"}, PrivateWorkDir: true}},
 		{"a string command and rules", `command = "sub/brain"
 protocol = "gomocup"
 rules = "gomoku"`, Manifest{Command: []string{"/d/sub/brain"}, Protocol: Gomocup, Rules: []engine.Rules{gomoku}, Options: map[string]string{}, Suspend: true}},
@@ -91,6 +98,18 @@ func TestParseBad(t *testing.T) {
 		{ok + "suspend = \"yes\"", "suspend: want true or false, got the string \"yes\""},
 		{ok + "strength = 1.5", "strength: want a whole number"},
 		{ok + "comand = [\"x\"]", `unknown key "comand": accepted are command, protocol, rules, options, suspend, strength, tolerance, max_memory, env`},
+		{ok + "Command = [\"x\"]", `unknown key "Command": accepted are command, protocol`},
+		{ok + "[extra.sub]\na = 1\n[more]\nb = 2", `unknown key "extra", "more": accepted are`},
+		{ok + "strength = 3000000000", "strength: want a whole number (higher is stronger), got the number 3000000000"},
+		{ok + "network = 1", "network: want true (the engine may use the host's network under the sandbox) or false, got the number 1"},
+		{ok + "workdir = \"home\"", `workdir: want "manifest" (the engine runs in its manifest's directory, read-only under the sandbox) or "private" (in its private writable /tmp), got the string "home"`},
+		{ok + "read = \"weights\"", "read: want an array of paths the engine reads"},
+		{ok + "read = [\"w\", 2]", "read[1]: want an array of paths the engine reads (absolute, or relative to the manifest's directory), e.g. read = [\"weights\", \"/opt/books\"]; got the number 2"},
+		{ok + "read = [\"/\"]", "read[0]: the whole file system (/) is not accepted"},
+		{ok + "env = [\"A\", true]", "env[1]: want an array of environment variable names, e.g. env = [\"OMP_NUM_THREADS\"]; got the boolean true"},
+		{`command = ["./b"]` + "\nprotocol = \"gomocup\"\nrules = [\"gomoku\", 5]", "rules[1]: want an array of rules strings"},
+		{`command = ["./b"]` + "\nprotocol = \"gomocup\"\nrules = 5", "rules: want an array of rules strings"},
+		{ok + "[[options]]\na = 1", "options: want a table of KEY = VALUE"},
 		{ok + "max_memory = 350", `max_memory: want a size string such as "350M" or "2GiB", got the number 350`},
 		{ok + "max_memory = \"lots\"", `max_memory: memory size "lots": want a positive number of bytes`},
 		{ok + "max_memory = \"0\"", `max_memory: memory size "0": must be more than 0`},
