@@ -12,7 +12,8 @@
 //	P(draw)               = 1 − the two above
 //
 // The ratings, adv and draw all maximise the likelihood of the games
-// (Newton's method on the concave log-likelihood); their 95% intervals are
+// (Newton's method on the concave log-likelihood, its steps and the
+// covariance solved by gonum's LAPACK Cholesky); their 95% intervals are
 // ±1.96 standard errors from the observed information (the inverse of the
 // negated Hessian at the maximum). Ratings are relative: their mean is 0,
 // or an anchor bot gets a chosen rating and every other interval is then

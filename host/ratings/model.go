@@ -5,6 +5,11 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
+	"gonum.org/v1/gonum/mat"
 )
 
 // eloScale converts Elo to the natural logit: F(x) = σ(eloScale·x) with
@@ -40,8 +45,8 @@ type solution struct {
 	r         []float64
 	adv, draw float64
 	// cov is m×m over the free parameters: r[1..n−1], then adv and draw
-	// when free (see index).
-	cov        []float64
+	// when free (see layout); nil when none is free.
+	cov        *mat.SymDense
 	lay        layout
 	iterations int
 	loglik     float64
@@ -91,19 +96,56 @@ type params struct {
 }
 
 // workspace holds every buffer of a fit so that the Newton iterations
-// allocate nothing.
+// allocate nothing: the gradient g, the Hessian h (row-major m×m), the
+// Newton step, and −H shifted by the damping then factored in place by
+// gonum's LAPACK (the Cholesky factor U of UᵀU in its upper triangle).
 type workspace struct {
-	g, h, chol, step, trial []float64
-	cur, next               params
+	g, h, step []float64
+	chol       blas64.Symmetric
+	cur, next  params
 }
 
 func newWorkspace(n, m int) *workspace {
 	return &workspace{
-		g: make([]float64, m), h: make([]float64, m*m), chol: make([]float64, m*m),
-		step: make([]float64, m), trial: make([]float64, m),
+		g: make([]float64, m), h: make([]float64, m*m), step: make([]float64, m),
+		chol: blas64.Symmetric{N: m, Stride: m, Uplo: blas.Upper, Data: make([]float64, m*m)},
 		cur:  params{r: make([]float64, n)},
 		next: params{r: make([]float64, n)},
 	}
+}
+
+// factor factors a + lambda·I (a symmetric m×m, row-major) into ws.chol
+// (lapack64.Potrf); false if it is not positive definite, counting a pivot
+// below 1e−12 of its diagonal entry (or of 1) as none: Newton's step is then
+// damped further.
+func (ws *workspace) factor(a []float64, m int, lambda float64) bool {
+	u := ws.chol.Data
+	copy(u, a)
+	for i := 0; i < m; i++ {
+		u[i*m+i] += lambda
+	}
+	if _, ok := lapack64.Potrf(ws.chol); !ok {
+		return false
+	}
+	for i := 0; i < m; i++ {
+		p := u[i*m+i]
+		if p*p <= 1e-12*math.Max(1, math.Abs(a[i*m+i])) || math.IsNaN(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// factors is the triangular factor that factor left in ws.chol.
+func (ws *workspace) factors() blas64.Triangular {
+	c := ws.chol
+	return blas64.Triangular{N: c.N, Stride: c.Stride, Uplo: c.Uplo, Diag: blas.NonUnit, Data: c.Data}
+}
+
+// solve sets ws.step to the solution of (the factored matrix)·step = g.
+func (ws *workspace) solve() {
+	copy(ws.step, ws.g)
+	lapack64.Potrs(ws.factors(), blas64.General{Rows: len(ws.step), Cols: 1, Stride: 1, Data: ws.step})
 }
 
 // logSigmoid is log σ(z) = −log(1+e^−z), accurate for large |z|.
@@ -247,50 +289,6 @@ func (pr *problem) derivatives(lay layout, p *params, g, h []float64) float64 {
 	return ll
 }
 
-// cholesky factors the symmetric positive definite m×m matrix a into its
-// lower triangle l (a = l·lᵀ), adding lambda to the diagonal; false if a is
-// not positive definite.
-func cholesky(a, l []float64, m int, lambda float64) bool {
-	for i := 0; i < m; i++ {
-		for j := 0; j <= i; j++ {
-			sum := a[i*m+j]
-			if i == j {
-				sum += lambda
-			}
-			for k := 0; k < j; k++ {
-				sum -= l[i*m+k] * l[j*m+k]
-			}
-			if i == j {
-				if sum <= 1e-12*math.Max(1, math.Abs(a[i*m+i])) || math.IsNaN(sum) {
-					return false
-				}
-				l[i*m+i] = math.Sqrt(sum)
-			} else {
-				l[i*m+j] = sum / l[j*m+j]
-			}
-		}
-	}
-	return true
-}
-
-// cholSolve solves l·lᵀ·x = b in place in b.
-func cholSolve(l []float64, m int, b []float64) {
-	for i := 0; i < m; i++ {
-		s := b[i]
-		for k := 0; k < i; k++ {
-			s -= l[i*m+k] * b[k]
-		}
-		b[i] = s / l[i*m+i]
-	}
-	for i := m - 1; i >= 0; i-- {
-		s := b[i]
-		for k := i + 1; k < m; k++ {
-			s -= l[k*m+i] * b[k]
-		}
-		b[i] = s / l[i*m+i]
-	}
-}
-
 // apply sets dst = src + t·step over the free parameters.
 func (lay layout) apply(dst, src *params, step []float64, t float64) {
 	dst.r[0] = 0
@@ -314,18 +312,19 @@ func (lay layout) apply(dst, src *params, step []float64, t float64) {
 func (pr *problem) fit(initDraw float64) (*solution, error) {
 	lay := newLayout(pr)
 	m := lay.m
-	ws := newWorkspace(pr.n, m)
-	cur := &ws.cur
-	cur.adv, cur.draw = 0, initDraw
+	start := params{r: make([]float64, pr.n), draw: initDraw}
 	if !math.IsNaN(pr.fixAdv) {
-		cur.adv = pr.fixAdv
+		start.adv = pr.fixAdv
 	}
 	if !math.IsNaN(pr.fixDraw) {
-		cur.draw = pr.fixDraw
+		start.draw = pr.fixDraw
 	}
 	if m == 0 {
-		return &solution{r: append([]float64(nil), cur.r...), adv: cur.adv, draw: cur.draw, lay: lay, loglik: pr.loglik(cur)}, nil
+		return &solution{r: start.r, adv: start.adv, draw: start.draw, lay: lay, loglik: pr.loglik(&start)}, nil
 	}
+	ws := newWorkspace(pr.n, m)
+	cur := &ws.cur
+	cur.adv, cur.draw = start.adv, start.draw
 	const maxIter = 500
 	iter := 0
 	converged := false
@@ -340,7 +339,7 @@ func (pr *problem) fit(initDraw float64) (*solution, error) {
 			ws.h[i] = -ws.h[i]
 		}
 		lambda := 0.0
-		for !cholesky(ws.h, ws.chol, m, lambda) {
+		for !ws.factor(ws.h, m, lambda) {
 			if lambda == 0 {
 				lambda = 1e-9
 			} else {
@@ -350,8 +349,7 @@ func (pr *problem) fit(initDraw float64) (*solution, error) {
 				return nil, fmt.Errorf("%w: the information matrix is singular", ErrNotDetermined)
 			}
 		}
-		copy(ws.step, ws.g)
-		cholSolve(ws.chol, m, ws.step)
+		ws.solve()
 		slope := 0.0
 		maxStep := 0.0
 		for i := 0; i < m; i++ {
@@ -407,20 +405,17 @@ func (pr *problem) fit(initDraw float64) (*solution, error) {
 	for i := range ws.h {
 		ws.h[i] = -ws.h[i]
 	}
-	if !cholesky(ws.h, ws.chol, m, 0) {
+	if !ws.factor(ws.h, m, 0) {
 		return nil, fmt.Errorf("%w: the information matrix is singular at the maximum", ErrNotDetermined)
 	}
-	// Covariance = (−H)⁻¹, column by column.
-	sol.cov = make([]float64, m*m)
-	col := ws.step
-	for j := 0; j < m; j++ {
-		clear(col)
-		col[j] = 1
-		cholSolve(ws.chol, m, col)
-		for i := 0; i < m; i++ {
-			sol.cov[i*m+j] = col[i]
-		}
+	// Covariance = (−H)⁻¹, from the factors (lapack64.Potri, in place: its
+	// upper triangle is the symmetric inverse's).
+	inv, ok := lapack64.Potri(ws.factors())
+	if !ok {
+		return nil, fmt.Errorf("%w: the information matrix cannot be inverted", ErrNotDetermined)
 	}
+	sol.cov = new(mat.SymDense)
+	sol.cov.SetRawSymmetric(inv)
 	return sol, nil
 }
 
@@ -481,15 +476,12 @@ func (s *solution) variance(cr []float64, cAdv, cDraw float64) float64 {
 		}
 		return 0
 	}
-	var v float64
-	for i := 0; i < m; i++ {
-		ci := coef(i)
-		if ci == 0 {
-			continue
-		}
-		for j := 0; j < m; j++ {
-			v += ci * s.cov[i*m+j] * coef(j)
-		}
+	if m == 0 {
+		return 0
 	}
-	return math.Max(v, 0)
+	c := mat.NewVecDense(m, nil)
+	for i := 0; i < m; i++ {
+		c.SetVec(i, coef(i))
+	}
+	return math.Max(mat.Inner(c, s.cov, c), 0)
 }
