@@ -30,13 +30,6 @@ func goldenCases() []struct {
 		}
 		return simulate(rand.New(rand.NewPCG(seed, seed+1)), names, truth, adv, draw, perPair)
 	}
-	var fallback []*record.Record
-	fallback = pairing(fallback, "strong", "weak", 10, 0, 0)
-	fallback = pairing(fallback, "weak", "strong", 0, 0, 10)
-	fallback = pairing(fallback, "strong", "mid", 6, 0, 4)
-	fallback = pairing(fallback, "mid", "strong", 4, 0, 6)
-	fallback = pairing(fallback, "mid", "weak", 8, 1, 1)
-	fallback = pairing(fallback, "weak", "mid", 1, 1, 8)
 	return []struct {
 		name string
 		recs []*record.Record
@@ -48,7 +41,7 @@ func goldenCases() []struct {
 		{"five bots, anchored", sim(7, []float64{-200, -50, 0, 120, 300}, 60, 80, 40), Options{Anchor: "c", AnchorElo: 1500}},
 		{"three bots, fixed parameters", sim(5, []float64{-50, 0, 50}, 40, 100, 200), Options{Advantage: ptr(0), DrawElo: ptr(150)}},
 		{"eight bots, no draws", sim(11, []float64{-300, -200, -100, 0, 0, 100, 200, 300}, 30, 0.001, 30), Options{DrawElo: ptr(0.001)}},
-		{"a bot scored every point: fallback prior", fallback, Options{FallbackPrior: DefaultPrior}},
+		{"a bot lost every game: fallback prior", weakLosesAll(), Options{FallbackPrior: DefaultPrior}},
 	}
 }
 

@@ -483,16 +483,22 @@ func TestFallbackPriorMakesEverythingFinite(t *testing.T) {
 
 func ptr(f float64) *float64 { return &f }
 
-// Where the maximum-likelihood ratings are infinite, a fallback prior of
-// virtual games rates the games anyway and says so.
-func TestFallbackPrior(t *testing.T) {
+// weakLosesAll is three bots' games where weak lost every game: the
+// maximum-likelihood ratings are infinite.
+func weakLosesAll() []*record.Record {
 	var recs []*record.Record
 	recs = pairing(recs, "strong", "weak", 10, 0, 0)
 	recs = pairing(recs, "weak", "strong", 0, 0, 10)
 	recs = pairing(recs, "strong", "mid", 6, 0, 4)
 	recs = pairing(recs, "mid", "strong", 4, 0, 6)
 	recs = pairing(recs, "mid", "weak", 10, 0, 0)
-	recs = pairing(recs, "weak", "mid", 0, 0, 10)
+	return pairing(recs, "weak", "mid", 0, 0, 10)
+}
+
+// Where the maximum-likelihood ratings are infinite, a fallback prior of
+// virtual games rates the games anyway and says so.
+func TestFallbackPrior(t *testing.T) {
+	recs := weakLosesAll()
 	_, err := Fit(recs, Options{})
 	if !errors.Is(err, ErrNotFinite) || !strings.Contains(err.Error(), "mid, strong scored every point against weak") {
 		t.Fatalf("pure fit: %v", err)
