@@ -124,17 +124,17 @@ func playGames(t *testing.T, p referee.Player, rules engine.Rules, clock referee
 		for pos.Result() == engine.Open {
 			if pos.ToMove() == me {
 				t0 := time.Now()
-				text, err := p.GenMove(ctx, referee.MoveRequest{Color: me, Deadline: t0.Add(clock.MoveTime), MoveTime: clock.MoveTime})
+				ans, err := p.GenMove(ctx, referee.NewMoveRequest(me, t0.Add(clock.MoveTime), clock.MoveTime, [2]time.Duration{}))
 				took = append(took, time.Since(t0))
 				if err != nil {
 					t.Fatal(err)
 				}
-				m, err := rules.ParseMove(text)
+				m, err := rules.ParseMove(ans.Move)
 				if err == nil {
 					err = pos.Apply(m)
 				}
 				if err != nil {
-					t.Fatalf("move %q: %v", text, err)
+					t.Fatalf("move %q: %v", ans.Move, err)
 				}
 				continue
 			}

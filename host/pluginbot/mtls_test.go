@@ -96,7 +96,7 @@ func TestMTLS(t *testing.T) {
 			if err := b.NewGame(context.Background(), referee.Setup{Rules: engine.Connect4(), Color: engine.X}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := b.GenMove(context.Background(), referee.MoveRequest{Deadline: time.Now().Add(5 * time.Second)}); err != nil {
+			if _, err := b.GenMove(context.Background(), referee.NewMoveRequest(engine.X, time.Now().Add(5*time.Second), 0, [2]time.Duration{})); err != nil {
 				t.Fatal(err)
 			}
 		})

@@ -97,7 +97,7 @@ func TestHungBotIsKilledAtOnce(t *testing.T) {
 	callCtx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err = b.GenMove(callCtx, referee.MoveRequest{Deadline: time.Now().Add(100 * time.Millisecond)})
+	_, err = b.GenMove(callCtx, referee.NewMoveRequest(engine.X, time.Now().Add(100*time.Millisecond), 0, [2]time.Duration{}))
 	if err == nil || time.Since(start) > time.Second {
 		t.Fatalf("GenMove of a hung bot: %v after %v", err, time.Since(start))
 	}
@@ -119,7 +119,7 @@ func TestNoGoroutineOrDescriptorLeaks(t *testing.T) {
 		if err := b.NewGame(ctx, referee.Setup{Rules: engine.Connect4(), Color: engine.X}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := b.GenMove(ctx, referee.MoveRequest{Deadline: time.Now().Add(time.Second)}); err != nil {
+		if _, err := b.GenMove(ctx, referee.NewMoveRequest(engine.X, time.Now().Add(time.Second), 0, [2]time.Duration{})); err != nil {
 			t.Fatal(err)
 		}
 		b.Close()
@@ -216,7 +216,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 		ds := make([]time.Duration, 0, b.N)
 		for b.Loop() {
 			t0 := time.Now()
-			if _, err := bot.GenMove(ctx, referee.MoveRequest{Deadline: time.Now().Add(time.Second)}); err != nil {
+			if _, err := bot.GenMove(ctx, referee.NewMoveRequest(engine.X, time.Now().Add(time.Second), 0, [2]time.Duration{})); err != nil {
 				b.Fatal(err)
 			}
 			ds = append(ds, time.Since(t0))
@@ -323,7 +323,7 @@ func benchGenMove(b *testing.B, l *Loader) {
 	ds := make([]time.Duration, 0, b.N)
 	for b.Loop() {
 		t0 := time.Now()
-		if _, err := bot.GenMove(ctx, referee.MoveRequest{Deadline: time.Now().Add(time.Second)}); err != nil {
+		if _, err := bot.GenMove(ctx, referee.NewMoveRequest(engine.X, time.Now().Add(time.Second), 0, [2]time.Duration{})); err != nil {
 			b.Fatal(err)
 		}
 		ds = append(ds, time.Since(t0))

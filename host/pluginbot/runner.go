@@ -431,25 +431,6 @@ func (r *groupRunner) HostToPlugin(network, addr string) (string, string, error)
 	return network, addr, nil
 }
 
-// CPUTime is the CPU time the bot's processes have used (referee.Contained).
-func (b *Bot) CPUTime() (time.Duration, bool) {
-	if r := b.proc(); r != nil {
-		return r.CPU()
-	}
-	return 0, false
-}
-
-// OverMemory reports whether the bot was killed over its memory cap
-// (referee.Contained).
-func (b *Bot) OverMemory() bool {
-	if r := b.proc(); r != nil {
-		if run := r.proc(); run != nil {
-			return run.Ending().OverMemory
-		}
-	}
-	return false
-}
-
 // dialSessionSocket dials the socket a version-2 bot's session hello
 // names: like its handshake's address, only a unix socket directly inside
 // its private socket directory, never through a link, and through the
