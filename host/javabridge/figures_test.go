@@ -15,8 +15,8 @@ import (
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/botpath"
 	"github.com/kinrow/kinrow/host/javabridge"
-	"github.com/kinrow/kinrow/host/pluginbot"
 	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/host/registry"
 	"github.com/kinrow/kinrow/internal/testbuild"
 )
 
@@ -70,7 +70,7 @@ func TestBridgeFigures(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "cxrandom.engine.toml"), text, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	loader, err := pluginbot.NewLoader(pluginbot.LoaderConfig{Finder: botpath.Default(dir, ""), StartTimeout: time.Minute})
+	loader, err := registry.New(registry.Config{Finder: botpath.Default(dir, ""), StartTimeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ const (
 	MatchShare = 20
 )
 
-// Loader starts bots; *pluginbot.Loader is one.
+// Loader starts bots; *registry.Registry is one.
 type Loader interface {
 	// Load starts bot name under the display name display with its options.
 	Load(ctx context.Context, name, display string, opts map[string]string) (referee.Player, error)
@@ -45,7 +45,7 @@ type Loader interface {
 }
 
 // CappedLoader is a Loader that can cap a bot's memory
-// (*pluginbot.Loader): the brain caps its bot at the manager's INFO
+// (*registry.Registry): the brain caps its bot at the manager's INFO
 // max_memory.
 type CappedLoader interface {
 	// LoadCapped is Load with a memory cap in bytes (0: the loader's own).

@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
-
-	"github.com/kinrow/kinrow/host/botpath"
 )
 
 // TestKilledByHostIsNoError: a bot the host kills (a Gomocup END, a
@@ -31,8 +29,8 @@ func TestKilledByHostIsNoError(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			logs := &logBuffer{}
-			l, err := NewLoader(LoaderConfig{
-				Finder: botpath.Finder{Dirs: []string{binDir}},
+			l, err := newTestLoader(loaderConfig{
+				Dirs:   []string{binDir},
 				Logger: hclog.New(&hclog.LoggerOptions{Output: logs, JSONFormat: true, Level: hclog.Info}),
 			})
 			if err != nil {

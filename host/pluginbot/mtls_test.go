@@ -15,14 +15,13 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
-	"github.com/kinrow/kinrow/host/botpath"
 	"github.com/kinrow/kinrow/host/match"
 	"github.com/kinrow/kinrow/host/referee"
 )
 
-func mtlsLoader(t testing.TB, mtls bool) *Loader {
+func mtlsLoader(t testing.TB, mtls bool) *testLoader {
 	t.Helper()
-	l, err := NewLoader(LoaderConfig{Finder: botpath.Finder{Dirs: []string{binDir}}, Containment: Containment{MTLS: mtls}})
+	l, err := newTestLoader(loaderConfig{Dirs: []string{binDir}, Containment: Containment{MTLS: mtls}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/kinrow/kinrow/engine"
-	"github.com/kinrow/kinrow/host/botpath"
 	"github.com/kinrow/kinrow/host/procrun"
 	"github.com/kinrow/kinrow/host/referee"
 )
@@ -55,7 +54,7 @@ func TestSuspendPluginBot(t *testing.T) {
 			if suspend {
 				cont.Suspend = []string{"spinner"}
 			}
-			l, err := NewLoader(LoaderConfig{Finder: botpath.Finder{Dirs: []string{binDir}}, Containment: cont})
+			l, err := newTestLoader(loaderConfig{Dirs: []string{binDir}, Containment: cont})
 			if err != nil {
 				t.Fatal(err)
 			}
