@@ -443,14 +443,22 @@ func (b *Bot) Solve(ctx context.Context) (botapi.SolveStream, error) {
 }
 
 // solveStream is a bot's solving stream: its errors classified (Bot.wrap),
-// the bot suspended again at its end.
+// the bot suspended again once every request is answered after CloseSend,
+// or the stream failed. Send and Recv may run on different goroutines.
 type solveStream struct {
 	b    *Bot
 	s    botapi.SolveStream
 	done sync.Once
+
+	mu             sync.Mutex
+	sent, received int
+	closed         bool
 }
 
 func (s *solveStream) Send(r botapi.SolveRequest) error {
+	s.mu.Lock()
+	s.sent++
+	s.mu.Unlock()
 	err := s.s.Send(r)
 	if err == io.EOF { // the stream failed: Recv says why
 		return err
@@ -458,13 +466,27 @@ func (s *solveStream) Send(r botapi.SolveRequest) error {
 	return s.end(err)
 }
 
-func (s *solveStream) CloseSend() error { return s.end(s.s.CloseSend()) }
+func (s *solveStream) CloseSend() error {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	return s.end(s.s.CloseSend())
+}
 
 func (s *solveStream) Recv() (botapi.SolveReply, error) {
 	r, err := s.s.Recv()
 	if err == io.EOF {
 		s.done.Do(s.b.rest)
 		return r, err
+	}
+	if err == nil {
+		s.mu.Lock()
+		s.received++
+		all := s.closed && s.received >= s.sent
+		s.mu.Unlock()
+		if all {
+			s.done.Do(s.b.rest)
+		}
 	}
 	return r, s.end(err)
 }
