@@ -225,7 +225,9 @@ func (b *Bot) Name() string { return b.name }
 // Info is what the bot said of itself at start-up.
 func (b *Bot) Info() botapi.Info { return b.info }
 
-// wrap marks errors that mean the bot is gone as referee.ErrDisconnected.
+// wrap marks errors that mean the bot is gone as referee.ErrDisconnected,
+// a missed deadline as context.DeadlineExceeded and a feature the bot lacks
+// as referee.ErrUnsupported.
 func (b *Bot) wrap(err error) error {
 	if err == nil {
 		return nil
@@ -241,6 +243,9 @@ func (b *Bot) wrap(err error) error {
 	}
 	if botapi.IsDeadline(err) {
 		return fmt.Errorf("%w: %v", context.DeadlineExceeded, err)
+	}
+	if botapi.IsUnimplemented(err) { // a bot asked to solve that does not
+		return fmt.Errorf("%w: %w", referee.ErrUnsupported, err)
 	}
 	return err
 }
