@@ -1,9 +1,3 @@
-// Package refereetest is the one fake player of kinrow's tests: an
-// in-process referee.Player with its own board, whose answers, refusals,
-// stalls, crashes, search reports, CPU time and memory verdicts a test
-// scripts through its fields. It stands in for a bot process in the tests
-// of host/referee, host/gtpfront, host/pbrain, host/match and the others
-// that hold players.
 package refereetest
 
 import (
