@@ -13,6 +13,7 @@ import (
 	"github.com/kinrow/kinrow/host/botpath"
 	"github.com/kinrow/kinrow/host/pluginbot"
 	"github.com/kinrow/kinrow/host/procrun"
+	"github.com/kinrow/kinrow/host/registry"
 )
 
 // containFlags are what every host subcommand holds its bots to:
@@ -31,7 +32,7 @@ type containFlags struct {
 func (c *containFlags) register(fs *flag.FlagSet) {
 	fs.Var(&c.memory, "bot-memory", "cap each bot's memory with its children's, e.g. 350M or 2GiB (over it the bot forfeits: memory)")
 	fs.Var(&c.env, "bot-env", "pass host environment variable NAME through to the bots (repeatable; bots get only PATH, HOME, TMPDIR, LANG and KINROW_* otherwise)")
-	fs.BoolVar(&c.verify, "verify-bots", false, "refuse a bot without a matching SHA-256 in "+pluginbot.LockFile+" beside it (kinrow bots lock)")
+	fs.BoolVar(&c.verify, "verify-bots", false, "refuse a bot without a matching SHA-256 in "+registry.LockFile+" beside it (kinrow bots lock)")
 	fs.BoolVar(&c.mtls, "bot-mtls", false, "talk to plugin bots over mutual TLS (a certificate per bot; docs/RELIABILITY.md)")
 	fs.Var(&c.sandbox, "sandbox", "run each bot in a sandbox: auto (the default: the full sandbox where the kernel allows it, else what it can, logged), require (refuse a bot without the full sandbox) or off (docs/RELIABILITY.md)")
 	fs.BoolVar(&c.network, "bot-network", false, "let sandboxed bots use the host's network (otherwise they have a loopback of their own only)")
@@ -198,7 +199,7 @@ func yesNo(b bool) string {
 // botsCmd is `kinrow bots lock`: write the lock file of the bots' SHA-256.
 func botsCmd(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] != "lock" {
-		fmt.Fprintln(stderr, "usage: kinrow bots lock   (writes "+pluginbot.LockFile+" beside the bots found on $"+botpath.EnvVar+" and beside kinrow)")
+		fmt.Fprintln(stderr, "usage: kinrow bots lock   (writes "+registry.LockFile+" beside the bots found on $"+botpath.EnvVar+" and beside kinrow)")
 		return exitUsage
 	}
 	if len(args) > 1 {
@@ -206,7 +207,7 @@ func botsCmd(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	exe, _ := os.Executable()
-	written, err := pluginbot.WriteLocks(botpath.Default(os.Getenv(botpath.EnvVar), exe))
+	written, err := registry.WriteLocks(botpath.Default(os.Getenv(botpath.EnvVar), exe))
 	for _, w := range written {
 		fmt.Fprintln(stdout, "wrote", w)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/kinrow/kinrow/host/gtpfront"
 	"github.com/kinrow/kinrow/host/pluginbot"
 	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/host/registry"
 )
 
 // exitUsage is the exit status for bad command-line input.
@@ -134,13 +135,13 @@ func (h *hostFlags) logger(stderr io.Writer) (hclog.Logger, error) {
 	return hclog.New(&hclog.LoggerOptions{Name: "kinrow", Level: level, Output: stderr}), nil
 }
 
-func (h *hostFlags) loader(log hclog.Logger) (*pluginbot.Loader, error) {
+func (h *hostFlags) loader(log hclog.Logger) (*registry.Registry, error) {
 	logContainment(log, h.contain.sandbox.mode)
 	if err := checkSandbox(h.contain.sandbox.mode); err != nil {
 		return nil, err
 	}
 	exe, _ := os.Executable()
-	return pluginbot.NewLoader(pluginbot.LoaderConfig{
+	return registry.New(registry.Config{
 		Finder:           botpath.Default(os.Getenv(botpath.EnvVar), exe),
 		StartTimeout:     h.startTimeout,
 		GomocupTolerance: h.gomocupTolerance,

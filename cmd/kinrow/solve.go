@@ -193,7 +193,7 @@ func solveCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return bad("--bot: %v", err)
 		}
 		defer b.Close()
-		stream, err := b.API().Solve(streamCtx)
+		stream, err := b.Solve(streamCtx)
 		if err != nil {
 			return bad("--bot %s cannot solve: %v", *bot, err)
 		}

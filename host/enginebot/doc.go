@@ -31,7 +31,7 @@
 //     lines are logged, SUGGEST is answered with PLAY, and every other line
 //     that is not a move is logged and skipped, as GomocupJudge skips it.
 //     The engine's answer is accepted until the move's time plus its
-//     tolerance (Engine.Tolerance, referee.Tolerant). Unless the manifest
+//     tolerance (referee.Facts.Tolerance). Unless the manifest
 //     says suspend = false, the engine's process group is stopped (SIGSTOP)
 //     whenever it is not its move, once its threads sleep, as Gomocup's
 //     judge does, and continued (SIGCONT) before anything is sent to it

@@ -112,13 +112,11 @@ type Engine struct {
 	mu      sync.Mutex
 	killed  bool
 	lost    bool // a call failed because the engine went away
+	failed  bool // a call failed (Facts looks closer then)
 	onClose func()
 }
 
-var (
-	_ referee.Player   = (*Engine)(nil)
-	_ referee.Tolerant = (*Engine)(nil)
-)
+var _ referee.Player = (*Engine)(nil)
 
 // Options merges the manifest's options with those given at load time
 // (which win), checking each against the engine's protocol.
@@ -208,11 +206,6 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	return e, nil
 }
 
-// Tolerance is how long past a move's time the engine's answer is still
-// accepted (referee.Tolerant): a Gomocup engine's tolerance, 0 for a
-// kinrow-protocol engine (the referee's grace applies).
-func (e *Engine) Tolerance() time.Duration { return e.tolerance }
-
 // Name is the engine's display name.
 func (e *Engine) Name() string { return e.name }
 
@@ -240,10 +233,10 @@ func (e *Engine) Play(ctx context.Context, m engine.Move) error {
 func (e *Engine) Undo(ctx context.Context) error { return e.wrap(e.drv.undo(ctx)) }
 
 // GenMove asks the engine for a move.
-func (e *Engine) GenMove(ctx context.Context, req referee.MoveRequest) (string, error) {
+func (e *Engine) GenMove(ctx context.Context, req referee.MoveRequest) (referee.Answer, error) {
 	e.proc.stderr.Reset() // each move may log procrun.StderrCap of stderr
 	mv, err := e.drv.genMove(ctx, req)
-	return mv, e.wrap(err)
+	return referee.Answer{Move: mv}, e.wrap(err)
 }
 
 // wrap marks errors that mean the engine is gone as
@@ -252,6 +245,9 @@ func (e *Engine) wrap(err error) error {
 	if err == nil {
 		return nil
 	}
+	e.mu.Lock()
+	e.failed = true
+	e.mu.Unlock()
 	if errors.Is(err, referee.ErrDisconnected) {
 		e.setLost()
 		return fmt.Errorf("%w%s", err, e.howExited())
@@ -281,22 +277,39 @@ func (e *Engine) setLost() {
 	e.mu.Unlock()
 }
 
-// Exit reports whether the engine's process has exited, and how.
-func (e *Engine) Exit() (bool, string) {
+// Facts reports what the host knows of the engine's processes: its CPU
+// time, its tolerance past a move's time (a Gomocup engine's; 0 for a
+// kinrow-protocol engine, to which the referee's grace applies) and, once
+// the host killed it, a call to it failed or its process is gone, how it
+// ended (waiting up to exitGrace for an engine whose connection broke to be
+// reaped) and whether it went over its memory cap. A healthy engine costs
+// one CPU time reading.
+func (e *Engine) Facts() referee.Facts {
+	f := referee.Facts{Tolerance: e.tolerance}
+	f.CPU, f.CPUKnown = e.proc.run.CPU()
 	e.mu.Lock()
-	killed, lost := e.killed, e.lost
+	killed, failed, lost := e.killed, e.failed, e.lost
 	e.mu.Unlock()
+	if !killed && !failed && !e.proc.run.WaitExit(0) {
+		return f
+	}
+	f.OverMemory = e.proc.run.Ending().OverMemory
 	if killed {
-		return true, "killed by the host"
+		f.Exited, f.How = true, "killed by the host"
+		return f
 	}
 	if lost {
 		e.proc.waitExit(exitGrace)
 	}
-	how := e.proc.status()
-	if how == "" {
-		return false, ""
+	if how := e.proc.status(); how != "" {
+		f.Exited, f.How = true, "the engine process exited ("+how+")"
 	}
-	return true, "the engine process exited (" + how + ")"
+	return f
+}
+
+// Solve is unsupported: engines are asked for moves only.
+func (e *Engine) Solve(context.Context) (botapi.SolveStream, error) {
+	return nil, fmt.Errorf("engine %s cannot solve positions: %w", e.name, referee.ErrUnsupported)
 }
 
 // Kill stops the engine now: SIGKILL to its whole process group, even a

@@ -22,6 +22,7 @@ import (
 	"github.com/kinrow/kinrow/host/manifest"
 	"github.com/kinrow/kinrow/host/procrun"
 	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/host/referee/refereetest"
 	"github.com/kinrow/kinrow/internal/testbuild"
 )
 
@@ -227,35 +228,6 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 	return s.b.Write(p)
 }
 
-// randomPlayer is an in-process player that plays the first legal move,
-// after calling think (if set) from GenMove.
-type randomPlayer struct {
-	pos   *engine.Position
-	think func()
-}
-
-func (p *randomPlayer) Name() string { return "inproc" }
-func (p *randomPlayer) NewGame(_ context.Context, s referee.Setup) error {
-	p.pos = engine.NewPosition(s.Rules)
-	for _, m := range s.Moves {
-		p.pos.Play(m)
-	}
-	return nil
-}
-func (p *randomPlayer) Play(_ context.Context, m engine.Move) error { p.pos.Play(m); return nil }
-func (p *randomPlayer) Undo(context.Context) error                  { p.pos.Undo(); return nil }
-func (p *randomPlayer) GenMove(context.Context, referee.MoveRequest) (string, error) {
-	if p.think != nil {
-		p.think()
-	}
-	m := p.pos.LegalMoves(nil)[0]
-	p.pos.Play(m)
-	return p.pos.Rules().FormatMove(m), nil
-}
-func (p *randomPlayer) Exit() (bool, string) { return false, "" }
-func (p *randomPlayer) Kill()                {}
-func (p *randomPlayer) Close()               {}
-
 func TestMisbehavingEnginesForfeit(t *testing.T) {
 	tests := []struct {
 		protocol, mode string
@@ -302,7 +274,7 @@ func TestMisbehavingEnginesForfeit(t *testing.T) {
 				t.Errorf("%s: %v", name, err)
 				return
 			}
-			if err := g.Attach(ctx, engine.O, &randomPlayer{}); err != nil {
+			if err := g.Attach(ctx, engine.O, &refereetest.Player{Label: "inproc"}); err != nil {
 				t.Errorf("%s: %v", name, err)
 				return
 			}
@@ -330,7 +302,7 @@ func TestSuspendWhileTheOpponentThinks(t *testing.T) {
 		m := setup(t, "s", "gomocup", `"mnk:9x9x5"`, fmt.Sprintf("toml:suspend = %t", suspend))
 		e := start(t, m, "s", nil)
 		var states []string
-		o := &randomPlayer{think: func() {
+		o := &refereetest.Player{Label: "inproc", OnGenMove: func() {
 			want := "T"
 			if !suspend {
 				want = "S" // asleep, reading its input
@@ -374,8 +346,8 @@ func TestKillAndCloseAreBounded(t *testing.T) {
 	if took := time.Since(begin); took < quitTimeout || took > quitTimeout+time.Second || alive(e.PID()) {
 		t.Errorf("Close of a brain ignoring END took %v, alive %v", took, alive(e.PID()))
 	}
-	if ok, how := e.Exit(); !ok || how != "killed by the host" {
-		t.Errorf("Exit = %v, %q", ok, how)
+	if f := e.Facts(); !f.Exited || f.How != "killed by the host" {
+		t.Errorf("Facts = %+v, want killed by the host", f)
 	}
 	// A suspended engine dies of Kill at once.
 	m2 := setup(t, "stopped", "gomocup", `"mnk:9x9x5"`)
@@ -467,7 +439,7 @@ func TestKinrowEngineGame(t *testing.T) {
 	m := setup(t, "k", "kinrow", `"connect4", "tictactoe"`, "toml:[options]\nlevel = \"very hard\"")
 	e := start(t, m, "k", nil)
 	g := referee.New(engine.Connect4(), referee.Config{Clock: referee.Clock{MoveTime: 500 * time.Millisecond}})
-	play(t, g, &randomPlayer{}, e)
+	play(t, g, &refereetest.Player{Label: "inproc"}, e)
 	if r := g.Record().Reason; r != record.ReasonWin && r != record.ReasonDraw {
 		t.Fatalf("game ended by %s: %s", r, g.Record().Detail)
 	}
@@ -652,7 +624,7 @@ func TestGomocupToldItsMemoryCap(t *testing.T) {
 	if tx := transcript(t, m); !strings.Contains(tx, "INFO max_memory 268435456\n") {
 		t.Errorf("the transcript lacks INFO max_memory 268435456:\n%s", tx)
 	}
-	if e.OverMemory() {
+	if e.Facts().OverMemory {
 		t.Error("OverMemory for an engine well under its cap")
 	}
 }

@@ -383,13 +383,13 @@ func (d *gomocupDriver) genMove(ctx context.Context, req referee.MoveRequest) (s
 	}
 	d.abandoned = false
 	var cmds []gomocup.Command
-	if turn := engineTime(req.MoveTime, d.e.tolerance).Milliseconds(); turn != d.turnSent {
+	if turn := engineTime(req.Budget, d.e.tolerance).Milliseconds(); turn != d.turnSent {
 		cmds = append(cmds, infoCmd(gomocup.InfoTimeoutTurn, turn))
 		d.turnSent = turn
 	}
 	left := int64(gomocup.TimeLeftUnlimited)
 	if d.timed {
-		left = engineTime(req.Left[req.Color], d.e.tolerance).Milliseconds()
+		left = engineTime(req.Left(req.Color), d.e.tolerance).Milliseconds()
 	}
 	cmds = append(cmds, infoCmd(gomocup.InfoTimeLeft, left))
 	ask, err := d.position()

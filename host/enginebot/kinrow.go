@@ -214,7 +214,7 @@ func (d *kinrowDriver) genMove(ctx context.Context, req referee.MoveRequest) (st
 		return "", strayAnswer(d.stray)
 	}
 	d.e.resume()
-	if ms := engineTime(req.MoveTime, 0).Milliseconds(); ms != d.moveTime {
+	if ms := engineTime(req.Budget, 0).Milliseconds(); ms != d.moveTime {
 		r, err := d.c.Do(ctx, "kinrow-movetime", strconv.FormatInt(ms, 10))
 		if err != nil {
 			return "", strayAnswer(err)

@@ -169,11 +169,3 @@ func (p *process) closeInput() {
 		p.stdin.Close()
 	}
 }
-
-// CPUTime is the CPU time the engine's processes have used
-// (referee.Contained).
-func (e *Engine) CPUTime() (time.Duration, bool) { return e.proc.run.CPU() }
-
-// OverMemory reports whether the engine was killed over its memory cap
-// (referee.Contained).
-func (e *Engine) OverMemory() bool { return e.proc.run.Ending().OverMemory }

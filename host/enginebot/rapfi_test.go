@@ -14,6 +14,7 @@ import (
 	"github.com/kinrow/kinrow/engine/record"
 	"github.com/kinrow/kinrow/host/procrun"
 	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/host/referee/refereetest"
 )
 
 // plies asks the two sides for moves until n plies are played or the game
@@ -51,11 +52,11 @@ func TestRapfiLikeTimingNoForfeit(t *testing.T) {
 	for _, engineX := range []bool{true, false} {
 		m := setup(t, "rapfi", "gomocup", `"mnk:9x9x5"`, rapfiLike...)
 		e := start(t, m, "rapfi", nil)
-		if e.Tolerance() != DefaultTolerance {
-			t.Errorf("Tolerance = %v, want %v", e.Tolerance(), DefaultTolerance)
+		if e.Facts().Tolerance != DefaultTolerance {
+			t.Errorf("Tolerance = %v, want %v", e.Facts().Tolerance, DefaultTolerance)
 		}
 		g := referee.New(m.Rules[0], referee.Config{Clock: referee.Clock{MoveTime: 300 * time.Millisecond}})
-		x, o := referee.Player(e), referee.Player(&randomPlayer{})
+		x, o := referee.Player(e), referee.Player(&refereetest.Player{Label: "inproc"})
 		if !engineX {
 			x, o = o, x
 		}
@@ -88,11 +89,11 @@ func TestRapfiLikeTimingNoForfeit(t *testing.T) {
 func TestToleranceIsWhatSavesIt(t *testing.T) {
 	m := setup(t, "strict", "gomocup", `"mnk:9x9x5"`, append([]string{`toml:tolerance = "0s"`}, rapfiLike...)...)
 	e := start(t, m, "strict", nil)
-	if e.Tolerance() != 0 {
-		t.Fatalf("Tolerance = %v, want 0", e.Tolerance())
+	if e.Facts().Tolerance != 0 {
+		t.Fatalf("Tolerance = %v, want 0", e.Facts().Tolerance)
 	}
 	g := referee.New(m.Rules[0], referee.Config{Clock: referee.Clock{MoveTime: 300 * time.Millisecond}})
-	rec := plies(t, g, e, &randomPlayer{}, 6)
+	rec := plies(t, g, e, &refereetest.Player{Label: "inproc"}, 6)
 	if rec.Forfeit != record.ForfeitTimeout {
 		t.Errorf("without tolerance: %s %s %s; want a forfeit by timeout", rec.Reason, rec.Forfeit, rec.Detail)
 	}
@@ -106,11 +107,11 @@ func TestToleranceIsWhatSavesIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e2.Kill()
-	if e2.Tolerance() != tol {
-		t.Fatalf("Tolerance = %v, want %v", e2.Tolerance(), tol)
+	if e2.Facts().Tolerance != tol {
+		t.Fatalf("Tolerance = %v, want %v", e2.Facts().Tolerance, tol)
 	}
 	g2 := referee.New(m2.Rules[0], referee.Config{Clock: referee.Clock{MoveTime: 300 * time.Millisecond}})
-	if rec := plies(t, g2, e2, &randomPlayer{}, 4); rec.Result != "" {
+	if rec := plies(t, g2, e2, &refereetest.Player{Label: "inproc"}, 4); rec.Result != "" {
 		t.Errorf("with the config's tolerance: the game ended: %s %s", rec.Reason, rec.Detail)
 	}
 	if !strings.Contains(transcript(t, m2), "INFO timeout_turn 300\n") {
@@ -119,8 +120,8 @@ func TestToleranceIsWhatSavesIt(t *testing.T) {
 
 	// A kinrow-protocol engine has the referee's grace only.
 	mk := setup(t, "k", "kinrow", `"connect4"`)
-	if ek := start(t, mk, "k", nil); ek.Tolerance() != 0 {
-		t.Errorf("kinrow engine: Tolerance = %v, want 0", ek.Tolerance())
+	if ek := start(t, mk, "k", nil); ek.Facts().Tolerance != 0 {
+		t.Errorf("kinrow engine: Tolerance = %v, want 0", ek.Facts().Tolerance)
 	}
 }
 
@@ -137,7 +138,7 @@ func TestRapfiRace(t *testing.T) {
 	e := start(t, m, "racy", log)
 	g := referee.New(m.Rules[0], referee.Config{Clock: referee.Clock{MoveTime: time.Second}})
 	states := 0
-	o := &randomPlayer{think: func() {
+	o := &refereetest.Player{Label: "inproc", OnGenMove: func() {
 		if settled(e.PID(), "T") == "T" {
 			states++
 		}
@@ -160,7 +161,7 @@ func TestLinesAManagerIgnores(t *testing.T) {
 	log := hclog.New(&hclog.LoggerOptions{Output: &syncBuffer{b: &logs}, Level: hclog.Debug})
 	e := start(t, m, "noisy", log)
 	g := referee.New(m.Rules[0], referee.Config{Clock: referee.Clock{MoveTime: time.Second}})
-	if rec := plies(t, g, e, &randomPlayer{}, 6); rec.Result != "" {
+	if rec := plies(t, g, e, &refereetest.Player{Label: "inproc"}, 6); rec.Result != "" {
 		t.Fatalf("the game ended: %s %s", rec.Reason, rec.Detail)
 	}
 	for _, want := range []string{"engine wrote a line that is not a move; ignored", "Searching... depth 12",
@@ -186,7 +187,7 @@ func TestEveryCommandOneWrite(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if rec := plies(t, g, &randomPlayer{}, e, 7); rec.Result != "" {
+	if rec := plies(t, g, &refereetest.Player{Label: "inproc"}, e, 7); rec.Result != "" {
 		t.Fatalf("the game ended: %s %s", rec.Reason, rec.Detail)
 	}
 	for range 2 { // x's move and the engine's: the engine is to move, a move behind
@@ -215,7 +216,7 @@ func TestSilentAbout(t *testing.T) {
 	defer e.Kill()
 	for range 2 {
 		g := referee.New(m.Rules[0], referee.Config{Clock: referee.Clock{MoveTime: time.Second}})
-		if rec := plies(t, g, e, &randomPlayer{}, 4); rec.Result != "" {
+		if rec := plies(t, g, e, &refereetest.Player{Label: "inproc"}, 4); rec.Result != "" {
 			t.Fatalf("the game ended: %s %s", rec.Reason, rec.Detail)
 		}
 	}
@@ -236,7 +237,7 @@ func TestAbandonedRequest(t *testing.T) {
 	if err := e.NewGame(ctx, referee.Setup{Rules: r, Color: engine.X, Clock: clock}); err != nil {
 		t.Fatal(err)
 	}
-	req := referee.MoveRequest{Color: engine.X, MoveTime: 300 * time.Millisecond, Deadline: time.Now().Add(300 * time.Millisecond)}
+	req := referee.NewMoveRequest(engine.X, time.Now().Add(300*time.Millisecond), 300*time.Millisecond, [2]time.Duration{})
 	cctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 	defer cancel()
 	if _, err := e.GenMove(cctx, req); !errors.Is(err, context.DeadlineExceeded) {
@@ -247,8 +248,8 @@ func TestAbandonedRequest(t *testing.T) {
 	if err != nil {
 		t.Fatalf("GenMove after an abandoned request: %v", err)
 	}
-	if _, err := r.ParseMove(mv); err != nil {
-		t.Fatalf("move %q: %v", mv, err)
+	if _, err := r.ParseMove(mv.Move); err != nil {
+		t.Fatalf("move %q: %v", mv.Move, err)
 	}
 	if tr := transcript(t, m); !strings.HasSuffix(tr, "BOARD | DONE\n") {
 		t.Errorf("want an empty BOARD after the abandoned BEGIN:\n%s", tr)

@@ -228,7 +228,7 @@ func (s *Server) cmdRules(ctx context.Context, a []string) (string, error) {
 func (s *Server) restart(ctx context.Context, r engine.Rules) error {
 	for c := range s.sides {
 		if p := s.sides[c].player; p != nil {
-			if exited, _ := p.Exit(); exited {
+			if p.Facts().Exited {
 				s.drop(engine.Color(c))
 			}
 		}

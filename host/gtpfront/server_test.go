@@ -15,79 +15,47 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/host/referee/refereetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden transcripts in testdata/")
 
-// fakeBot plays the first (or last) legal move; it stands in for a plugin.
-// Its kind (the name it was loaded under) makes it misbehave: "refuser"
+// fakeBot is the fake player a kind (the name it is loaded under) makes:
+// "first" and "last" play the first and the last legal move, "refuser"
 // takes one game per process, "mnkless" refuses every m,n,k game, "broken"
 // answers an error to genmove.
-type fakeBot struct {
-	name, kind string
-	last       bool
-
-	mu     sync.Mutex
-	pos    *engine.Position
-	games  int
-	killed bool
-}
-
-func (f *fakeBot) Name() string { return f.name }
-func (f *fakeBot) NewGame(_ context.Context, s referee.Setup) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.games++
-	switch {
-	case f.kind == "refuser" && f.games > 1:
-		return fmt.Errorf("refuser takes one game per process, this is game %d", f.games)
-	case f.kind == "mnkless" && s.Rules.Kind == engine.MNK:
-		return errors.New("mnkless plays no m,n,k game")
+func fakeBot(kind, display string) *refereetest.Player {
+	p := &refereetest.Player{Label: display}
+	switch kind {
+	case "last":
+		p.Answer = refereetest.LastLegal
+	case "refuser":
+		p.Refuse = func(game int, _ referee.Setup) error {
+			if game > 1 {
+				return fmt.Errorf("refuser takes one game per process, this is game %d", game)
+			}
+			return nil
+		}
+	case "mnkless":
+		p.Refuse = func(_ int, s referee.Setup) error {
+			if s.Rules.Kind == engine.MNK {
+				return errors.New("mnkless plays no m,n,k game")
+			}
+			return nil
+		}
+	case "broken":
+		p.Answer = func(context.Context, *engine.Position) (string, error) {
+			return "", errors.New("broken: no move today")
+		}
 	}
-	f.pos = engine.NewPosition(s.Rules)
-	return f.pos.PlayMoveList(s.Moves)
+	return p
 }
-func (f *fakeBot) Play(_ context.Context, m engine.Move) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.pos.Apply(m)
-}
-func (f *fakeBot) Undo(context.Context) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.pos.Undo()
-	return nil
-}
-func (f *fakeBot) GenMove(context.Context, referee.MoveRequest) (string, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.kind == "broken" {
-		return "", errors.New("broken: no move today")
-	}
-	legal := f.pos.LegalMoves(nil)
-	m := legal[0]
-	if f.last {
-		m = legal[len(legal)-1]
-	}
-	f.pos.Play(m)
-	return f.pos.Rules().FormatMove(m), nil
-}
-func (f *fakeBot) Exit() (bool, string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.killed, "killed"
-}
-func (f *fakeBot) Kill() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.killed = true
-}
-func (f *fakeBot) Close() { f.Kill() }
 
 // fakeLoader loads fakeBots; Names lists only the two well-behaved ones.
 type fakeLoader struct {
 	mu      sync.Mutex
-	started []*fakeBot
+	kinds   []string // of the bots started so far
+	players []*refereetest.Player
 }
 
 func (l *fakeLoader) Names() []string { return []string{"first", "last"} }
@@ -100,24 +68,21 @@ func (l *fakeLoader) Load(_ context.Context, name, display string, opts map[stri
 	for k := range opts {
 		return nil, fmt.Errorf("unknown option %s: accepted are none", k)
 	}
-	b := &fakeBot{name: display, kind: name, last: name == "last"}
 	l.mu.Lock()
-	l.started = append(l.started, b)
+	p := fakeBot(name, display)
+	l.kinds = append(l.kinds, name)
+	l.players = append(l.players, p)
 	l.mu.Unlock()
-	return b, nil
+	return p, nil
 }
 func (l *fakeLoader) Default(context.Context, engine.Rules) (string, error) { return "first", nil }
 func (l *fakeLoader) Close()                                                {}
 
-// kinds lists the kinds of the bots started so far.
-func (l *fakeLoader) kinds() []string {
+// started lists the kinds of the bots started so far.
+func (l *fakeLoader) started() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var k []string
-	for _, b := range l.started {
-		k = append(k, b.kind)
-	}
-	return k
+	return append([]string(nil), l.kinds...)
 }
 
 func TestGoldenTranscripts(t *testing.T) {
@@ -153,9 +118,9 @@ func TestGoldenTranscripts(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Errorf("transcript %s differs:\n--- got\n%s\n--- want\n%s", in, got, want)
 			}
-			for _, b := range loader.started {
-				if dead, _ := b.Exit(); !dead {
-					t.Errorf("bot %s still running after the session", b.name)
+			for _, b := range loader.players {
+				if !b.Facts().Exited {
+					t.Errorf("bot %s still running after the session", b.Name())
 				}
 			}
 		})

@@ -2,18 +2,14 @@ package gtpfront
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
-
-// Solver is a player that can solve positions (a bot implementing the
-// plugin contract's Solve).
-type Solver interface {
-	Solve(ctx context.Context, req botapi.SolveRequest) (botapi.SolveReply, error)
-}
 
 // FormatSolve prints a solve answer as `kinrow solve` does: "MOVES SCORE",
 // with analyze "MOVES SCORE S1 ... SC" ('-' for a move that cannot be
@@ -85,17 +81,16 @@ func (s *Server) cmdSolve(ctx context.Context, a []string) (string, error) {
 		return "", err
 	}
 	p := s.sides[c].player
-	solver, ok := p.(Solver)
-	if !ok {
-		return "", fmt.Errorf("%s (%s) cannot solve positions", c, p.Name())
-	}
 	s.game.Settle(ctx) // the bot's calls stay sequential: its notifications first
 	moves := s.game.Position().Moves(nil)
 	texts := make([]string, len(moves))
 	for i, m := range moves {
 		texts[i] = s.game.Rules().FormatMove(m)
 	}
-	r, err := solver.Solve(ctx, botapi.SolveRequest{ID: 1, Rules: s.game.Rules().String(), Moves: texts, Analyze: analyze, Weak: weak})
+	r, err := referee.SolveOne(ctx, p, botapi.SolveRequest{ID: 1, Rules: s.game.Rules().String(), Moves: texts, Analyze: analyze, Weak: weak})
+	if errors.Is(err, referee.ErrUnsupported) {
+		return "", fmt.Errorf("%s (%s) cannot solve positions", c, p.Name())
+	}
 	if err != nil {
 		return "", fmt.Errorf("%s (%s) failed to solve: %w", c, p.Name(), err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/host/referee/refereetest"
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
 
@@ -32,17 +33,14 @@ func TestFormatSolve(t *testing.T) {
 	}
 }
 
-// solvingBot is a fakeBot that "solves" by answering the number of moves.
-type solvingBot struct{ fakeBot }
-
-func (s *solvingBot) Solve(_ context.Context, req botapi.SolveRequest) (botapi.SolveReply, error) {
-	return botapi.SolveReply{ID: req.ID, Known: true, Score: len(req.Moves)}, nil
-}
-
+// solvingLoader loads fake players that "solve" by answering the number of
+// moves.
 type solvingLoader struct{ fakeLoader }
 
 func (l *solvingLoader) Load(_ context.Context, _, display string, _ map[string]string) (referee.Player, error) {
-	return &solvingBot{fakeBot{name: display}}, nil
+	return &refereetest.Player{Label: display, Solver: func(req botapi.SolveRequest) botapi.SolveReply {
+		return botapi.SolveReply{ID: req.ID, Known: true, Score: len(req.Moves)}
+	}}, nil
 }
 
 func TestKinrowSolve(t *testing.T) {

@@ -238,7 +238,7 @@ func TestRefusedNewGameNeverPlaysAnotherBot(t *testing.T) {
 		defer s.Close()
 		mustRun(t, s, "kinrow-load x refuser", "play x 4")
 		mustRun(t, s, "clear_board") // the first process refuses its second game
-		if got := strings.Join(l.kinds(), " "); got != "refuser refuser" {
+		if got := strings.Join(l.started(), " "); got != "refuser refuser" {
 			t.Errorf("bots started: %s; want refuser twice", got)
 		}
 		mustRun(t, s, "genmove x")
@@ -261,9 +261,9 @@ func TestRefusedNewGameNeverPlaysAnotherBot(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "mnkless refused the game: mnkless plays no m,n,k game") {
 				t.Errorf("genmove x: %v; want ? naming mnkless", err)
 			}
-			for _, k := range l.kinds() {
+			for _, k := range l.started() {
 				if k != "mnkless" {
-					t.Errorf("another bot was started: %v", l.kinds())
+					t.Errorf("another bot was started: %v", l.started())
 				}
 			}
 			if p := s.Game().Record().Players; p.X != "controller" {

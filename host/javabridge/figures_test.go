@@ -15,8 +15,8 @@ import (
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/botpath"
 	"github.com/kinrow/kinrow/host/javabridge"
-	"github.com/kinrow/kinrow/host/pluginbot"
 	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/host/registry"
 	"github.com/kinrow/kinrow/internal/testbuild"
 )
 
@@ -70,7 +70,7 @@ func TestBridgeFigures(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "cxrandom.engine.toml"), text, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	loader, err := pluginbot.NewLoader(pluginbot.LoaderConfig{Finder: botpath.Default(dir, ""), StartTimeout: time.Minute})
+	loader, err := registry.New(registry.Config{Finder: botpath.Default(dir, ""), StartTimeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,17 +124,17 @@ func playGames(t *testing.T, p referee.Player, rules engine.Rules, clock referee
 		for pos.Result() == engine.Open {
 			if pos.ToMove() == me {
 				t0 := time.Now()
-				text, err := p.GenMove(ctx, referee.MoveRequest{Color: me, Deadline: t0.Add(clock.MoveTime), MoveTime: clock.MoveTime})
+				ans, err := p.GenMove(ctx, referee.NewMoveRequest(me, t0.Add(clock.MoveTime), clock.MoveTime, [2]time.Duration{}))
 				took = append(took, time.Since(t0))
 				if err != nil {
 					t.Fatal(err)
 				}
-				m, err := rules.ParseMove(text)
+				m, err := rules.ParseMove(ans.Move)
 				if err == nil {
 					err = pos.Apply(m)
 				}
 				if err != nil {
-					t.Fatalf("move %q: %v", text, err)
+					t.Fatalf("move %q: %v", ans.Move, err)
 				}
 				continue
 			}

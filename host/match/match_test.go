@@ -17,69 +17,17 @@ import (
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
 	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/host/referee/refereetest"
 	"github.com/kinrow/kinrow/host/stats"
 )
 
-// fakeBot stands in for a bot process: "first" plays the first legal move,
-// "random" a random one, "crash" dies on its first move, "slow" stalls.
-type fakeBot struct {
-	kind     string
-	name     string
-	pos      *engine.Position
-	rng      *rand.Rand
-	exited   bool
-	released int // Kill and Close calls: the host let go of it
-	// onGenMove, if set, runs at the start of every GenMove.
-	onGenMove func()
-}
-
-func (f *fakeBot) Name() string { return f.name }
-func (f *fakeBot) NewGame(_ context.Context, s referee.Setup) error {
-	if f.exited {
-		return errors.New("dead")
-	}
-	f.pos = engine.NewPosition(s.Rules)
-	return f.pos.PlayMoveList(s.Moves)
-}
-
-// Play fails under a cancelled context, as a call over gRPC does.
-func (f *fakeBot) Play(ctx context.Context, m engine.Move) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("play: %w", err)
-	}
-	return f.pos.Apply(m)
-}
-func (f *fakeBot) Undo(context.Context) error { f.pos.Undo(); return nil }
-func (f *fakeBot) GenMove(ctx context.Context, _ referee.MoveRequest) (string, error) {
-	if f.onGenMove != nil {
-		f.onGenMove()
-	}
-	legal := f.pos.LegalMoves(nil)
-	switch f.kind {
-	case "crash":
-		f.exited = true
-		return "", errors.New("connection reset")
-	case "slow":
-		<-ctx.Done()
-		return "", ctx.Err()
-	}
-	m := legal[0]
-	if f.kind == "random" {
-		m = legal[f.rng.IntN(len(legal))]
-	}
-	f.pos.Play(m)
-	if f.kind == "mortal" && f.pos.Result() != engine.Open {
-		f.exited = true // dies once the game is over, on its own
-	}
-	return f.pos.Rules().FormatMove(m), nil
-}
-func (f *fakeBot) Exit() (bool, string) { return f.exited, "exit status 3" }
-func (f *fakeBot) Kill()                { f.exited = true; f.released++ }
-func (f *fakeBot) Close()               { f.Kill() }
-
+// fakeLoader starts fake players by kind (the bot's name): "first" plays
+// the first legal move, "random" a random one, "crash" dies on its first
+// move, "slow" stalls, "mortal" dies once a game is over, on its own.
 type fakeLoader struct {
 	mu      sync.Mutex
-	started []*fakeBot
+	started []*refereetest.Player
+	kinds   []string // of started
 	// onGenMove is given to every bot of kind "first" it starts.
 	onGenMove func()
 }
@@ -90,11 +38,28 @@ func (l *fakeLoader) Load(_ context.Context, name, display string, _ map[string]
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := &fakeBot{kind: name, name: display, rng: rand.New(rand.NewPCG(uint64(len(l.started)), 1))}
-	if name == "first" {
-		b.onGenMove = l.onGenMove
+	b := &refereetest.Player{Label: display}
+	switch name {
+	case "first":
+		b.OnGenMove = l.onGenMove
+	case "random":
+		rng := rand.New(rand.NewPCG(uint64(len(l.started)), 1))
+		b.Answer = func(_ context.Context, pos *engine.Position) (string, error) {
+			legal := pos.LegalMoves(nil)
+			return pos.Rules().FormatMove(legal[rng.IntN(len(legal))]), nil
+		}
+	case "crash":
+		b.Answer = func(context.Context, *engine.Position) (string, error) {
+			b.Crash()
+			return "", errors.New("connection reset")
+		}
+	case "slow":
+		b.Answer = refereetest.Stall
+	case "mortal":
+		b.ExitAtEnd = true
 	}
 	l.started = append(l.started, b)
+	l.kinds = append(l.kinds, name)
 	return b, nil
 }
 
@@ -102,7 +67,7 @@ func (l *fakeLoader) allKilled() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, b := range l.started {
-		if !b.exited {
+		if !b.Facts().Exited {
 			return false
 		}
 	}
@@ -195,8 +160,8 @@ func TestForfeitsAreCreditedAndBotsRestarted(t *testing.T) {
 		t.Errorf("wdl %+v forfeits %v", ps.WDL, ps.Forfeits)
 	}
 	crashes := 0
-	for _, b := range loader.started {
-		if b.kind == "crash" {
+	for _, k := range loader.kinds {
+		if k == "crash" {
 			crashes++
 		}
 	}
@@ -670,15 +635,15 @@ func TestDeadBotClosedBeforeReplaced(t *testing.T) {
 		t.Fatal(err)
 	}
 	dead := 0
-	for _, b := range loader.started {
-		if b.kind != "mortal" {
+	for i, b := range loader.started {
+		if loader.kinds[i] != "mortal" {
 			continue
 		}
-		if b.exited {
+		if b.Crashed() {
 			dead++
 		}
-		if b.released == 0 {
-			t.Errorf("bot %s (exited %v) was never closed nor killed", b.name, b.exited)
+		if b.Released() == 0 {
+			t.Errorf("bot %s (exited %v) was never closed nor killed", b.Name(), b.Crashed())
 		}
 	}
 	if dead < 2 {

@@ -425,7 +425,7 @@ func playGame(ctx context.Context, cfg *Config, j Job, procs map[string]referee.
 		color := engine.Color(c)
 		p := procs[names[c]]
 		if p != nil {
-			if exited, _ := p.Exit(); exited {
+			if p.Facts().Exited {
 				// Gone between games: release the host's side of it (its
 				// plugin client, socket directory, descriptors) before a
 				// new one replaces it.
@@ -482,7 +482,7 @@ func playGame(ctx context.Context, cfg *Config, j Job, procs map[string]referee.
 		return nil
 	}
 	for name, p := range procs {
-		if exited, _ := p.Exit(); exited {
+		if p.Facts().Exited {
 			p.Close() // the host's side of it (plugin client, socket directory, descriptors)
 			delete(procs, name)
 		}

@@ -32,7 +32,7 @@ const (
 	MatchShare = 20
 )
 
-// Loader starts bots; *pluginbot.Loader is one.
+// Loader starts bots; *registry.Registry is one.
 type Loader interface {
 	// Load starts bot name under the display name display with its options.
 	Load(ctx context.Context, name, display string, opts map[string]string) (referee.Player, error)
@@ -45,7 +45,7 @@ type Loader interface {
 }
 
 // CappedLoader is a Loader that can cap a bot's memory
-// (*pluginbot.Loader): the brain caps its bot at the manager's INFO
+// (*registry.Registry): the brain caps its bot at the manager's INFO
 // max_memory.
 type CappedLoader interface {
 	// LoadCapped is Load with a memory cap in bytes (0: the loader's own).
@@ -98,9 +98,10 @@ type Brain struct {
 	game    *referee.Game
 	spent   time.Duration // this brain's time in the match
 
-	botName string // resolved bot name
-	player  *player
-	spare   *spare // a bot starting in the background, after one failed
+	botName string            // resolved bot name
+	player  referee.Player    // the bot, attached to the side it plays
+	opts    map[string]string // the options player was started with
+	spare   *spare            // a bot starting in the background, after one failed
 	backlog []item
 	ctx     context.Context // Serve's
 }
@@ -567,7 +568,7 @@ func (b *Brain) ensure(ctx context.Context, c engine.Color) error {
 	if err != nil {
 		return err
 	}
-	if b.player != nil && !sameOptions(b.player.opts, opts) {
+	if b.player != nil && !sameOptions(b.opts, opts) {
 		b.dropPlayer("its options changed (max_memory)")
 	}
 	if b.player == nil && b.spare != nil {
@@ -576,7 +577,7 @@ func (b *Brain) ensure(ctx context.Context, c engine.Color) error {
 			return err
 		}
 		if p != nil {
-			b.player = newPlayer(p, opts)
+			b.player, b.opts = p, opts
 		}
 	}
 	if b.player == nil {
@@ -584,7 +585,7 @@ func (b *Brain) ensure(ctx context.Context, c engine.Color) error {
 		if err != nil {
 			return err
 		}
-		b.player = newPlayer(p, opts)
+		b.player, b.opts = p, opts
 	}
 	p := b.player
 	if b.game.Player(c) == p {
@@ -597,7 +598,6 @@ func (b *Brain) ensure(ctx context.Context, c engine.Color) error {
 		b.dropPlayer("it refused the game")
 		return err
 	}
-	p.side = c
 	return nil
 }
 

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/kinrow/kinrow/engine"
-	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/host/referee/refereetest"
 	"github.com/kinrow/kinrow/protocol/botapi"
 	"github.com/kinrow/kinrow/protocol/gomocup"
 )
@@ -59,7 +59,7 @@ func TestTranscripts(t *testing.T) {
 				t.Error("the loader was not closed after END")
 			}
 			for i := 0; i < loader.count(); i++ {
-				if p := loader.player(i); !p.killed {
+				if p := loader.player(i); !p.Killed() {
 					t.Errorf("bot %d still running after END", i)
 				}
 			}
@@ -80,7 +80,7 @@ func TestCoordinatesReachTheBot(t *testing.T) {
 		t.Fatalf("BOARD: %q, want 0,14 (a1)", got)
 	}
 	r := engine.Rules{Kind: engine.MNK, Rows: 15, Cols: 15, K: 5}
-	got := r.FormatMoveList(loader.player(-1).moves())
+	got := r.FormatMoveList(loader.player(-1).Moves())
 	// Opponent (x) a15, brain (o) p1, opponent h8, then the brain's answer a1.
 	if want := "a15 p1 h8 a1"; got != want {
 		t.Errorf("the bot's board: %q, want %q", got, want)
@@ -103,18 +103,18 @@ func TestHungBotAnswersInTime(t *testing.T) {
 		loader *fakeLoader
 		want   []string // acceptable answers to TURN 7,7; then TURN 0,0 and TURN 14,14 must be answered
 	}{
-		{"genmove hangs", &fakeLoader{make: func(n int) *fakePlayer {
+		{"genmove hangs", &fakeLoader{make: func(n int) *refereetest.Player {
 			if n == 0 {
-				return &fakePlayer{genmove: hang}
+				return &refereetest.Player{Answer: hang}
 			}
-			return &fakePlayer{}
+			return &refereetest.Player{}
 		}}, near},
 		{"genmove fails, then starts hang", &fakeLoader{
-			make: func(n int) *fakePlayer {
+			make: func(n int) *refereetest.Player {
 				if n == 0 {
-					return &fakePlayer{genmove: fail}
+					return &refereetest.Player{Answer: fail}
 				}
-				return &fakePlayer{}
+				return &refereetest.Player{}
 			},
 			loadDelay: func(n int) time.Duration {
 				if n == 1 {
@@ -123,9 +123,8 @@ func TestHungBotAnswersInTime(t *testing.T) {
 				return 0
 			}}, near},
 		{"best move so far", &fakeLoader{
-			make: func(int) *fakePlayer { return &fakePlayer{genmove: hang} },
-			wrap: func(p *fakePlayer) referee.Player {
-				return &progressFake{fakePlayer: p, reports: []botapi.Progress{
+			make: func(int) *refereetest.Player {
+				return &refereetest.Player{Answer: hang, Reports: []botapi.Progress{
 					{Depth: 1, BestMove: "zz99"}, {Depth: 2, Score: 5, Nodes: 10, BestMove: "c3", PV: []string{"c3", "d4"}}}}
 			}}, []string{"2,12"}},
 	}
@@ -159,8 +158,8 @@ func TestHungBotAnswersInTime(t *testing.T) {
 // TestProgressMessages: each report is one MESSAGE line with the moves in
 // Gomocup coordinates, before the answer.
 func TestProgressMessages(t *testing.T) {
-	loader := &fakeLoader{wrap: func(p *fakePlayer) referee.Player {
-		return &progressFake{fakePlayer: p, reports: []botapi.Progress{
+	loader := &fakeLoader{make: func(int) *refereetest.Player {
+		return &refereetest.Player{Reports: []botapi.Progress{
 			{Depth: 3, Score: -7, Nodes: 1234, BestMove: "h8", PV: []string{"h8", "j9"}}}}
 	}}
 	s := newSession(t, Config{Loader: loader})
@@ -205,9 +204,8 @@ func TestInfoRule(t *testing.T) {
 				t.Fatalf("BEGIN: %q, want a move", got)
 			}
 			p := loader.player(-1)
-			p.mu.Lock()
-			r := p.setups[len(p.setups)-1].Rules
-			p.mu.Unlock()
+			setups := p.Setups()
+			r := setups[len(setups)-1].Rules
 			if r.Line != tc.want || r.Rows != 15 || r.Cols != 15 {
 				t.Errorf("the bot plays %s, want the line rule %s", r, tc.want)
 			}

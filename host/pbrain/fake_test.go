@@ -3,7 +3,6 @@ package pbrain
 import (
 	"bufio"
 	"context"
-	"errors"
 	"io"
 	"strings"
 	"sync"
@@ -12,100 +11,19 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/host/referee/refereetest"
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
 
-// fakePlayer is an in-process bot: it keeps its own board and plays what
-// its genmove function says (by default the first legal move, a1 first).
-type fakePlayer struct {
-	name    string
-	opts    map[string]string
-	genmove func(ctx context.Context, pos *engine.Position) (string, error)
-
-	mu     sync.Mutex
-	pos    *engine.Position
-	setups []referee.Setup
-	killed bool
-}
-
-func (p *fakePlayer) Name() string { return p.name }
-
-func (p *fakePlayer) NewGame(_ context.Context, s referee.Setup) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.setups = append(p.setups, s)
-	p.pos = engine.NewPosition(s.Rules)
-	return p.pos.PlayMoveList(s.Moves)
-}
-
-func (p *fakePlayer) Play(_ context.Context, m engine.Move) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.pos.Apply(m)
-}
-
-func (p *fakePlayer) Undo(context.Context) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if _, ok := p.pos.Undo(); !ok {
-		return errors.New("nothing to undo")
-	}
-	return nil
-}
-
-func (p *fakePlayer) GenMove(ctx context.Context, _ referee.MoveRequest) (string, error) {
-	p.mu.Lock()
-	pos := p.pos.Clone()
-	p.mu.Unlock()
-	var text string
-	var err error
-	if p.genmove != nil {
-		text, err = p.genmove(ctx, pos)
-	} else {
-		text = pos.Rules().FormatMove(pos.LegalMoves(nil)[0])
-	}
-	if err != nil {
-		return "", err
-	}
-	if m, perr := pos.Rules().ParseMove(text); perr == nil {
-		p.mu.Lock()
-		_ = p.pos.Apply(m)
-		p.mu.Unlock()
-	}
-	return text, nil
-}
-
-func (p *fakePlayer) Exit() (bool, string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.killed, "killed"
-}
-
-func (p *fakePlayer) Kill() {
-	p.mu.Lock()
-	p.killed = true
-	p.mu.Unlock()
-}
-
-func (p *fakePlayer) Close() { p.Kill() }
-
-// moves returns the player's board as the brain told it.
-func (p *fakePlayer) moves() []engine.Move {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.pos.Moves(nil)
-}
-
-// fakeLoader hands out fakePlayers; make (if set) builds the n-th (from 0),
-// wrap (if set) wraps it.
+// fakeLoader hands out fake players; make (if set) builds the n-th (from
+// 0), by default one that plays the first legal move.
 type fakeLoader struct {
-	make      func(n int) *fakePlayer
-	wrap      func(p *fakePlayer) referee.Player
+	make      func(n int) *refereetest.Player
 	info      botapi.Info
 	loadDelay func(n int) time.Duration
 
 	mu      sync.Mutex
-	players []*fakePlayer
+	players []*refereetest.Player
 	closed  bool
 }
 
@@ -120,18 +38,15 @@ func (l *fakeLoader) Load(ctx context.Context, name, _ string, opts map[string]s
 			return nil, ctx.Err()
 		}
 	}
-	p := &fakePlayer{name: name}
+	p := &refereetest.Player{}
 	if l.make != nil {
 		p = l.make(n)
-		p.name = name
 	}
-	p.opts = opts
+	p.Label = name
+	p.SetOptions(opts)
 	l.mu.Lock()
 	l.players = append(l.players, p)
 	l.mu.Unlock()
-	if l.wrap != nil {
-		return l.wrap(p), nil
-	}
 	return p, nil
 }
 
@@ -145,7 +60,7 @@ func (l *fakeLoader) Close() {
 	l.mu.Unlock()
 }
 
-func (l *fakeLoader) player(n int) *fakePlayer {
+func (l *fakeLoader) player(n int) *refereetest.Player {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if n < 0 {
@@ -228,17 +143,4 @@ func (s *session) answer() string {
 			s.t.Fatal("no answer within 10 s")
 		}
 	}
-}
-
-// progressFake is a fakePlayer that reports progress before its genmove.
-type progressFake struct {
-	*fakePlayer
-	reports []botapi.Progress
-}
-
-func (p *progressFake) GenMoveProgress(ctx context.Context, req referee.MoveRequest, progress func(botapi.Progress)) (string, error) {
-	for _, r := range p.reports {
-		progress(r)
-	}
-	return p.GenMove(ctx, req)
 }

@@ -158,9 +158,7 @@ func (b *Brain) think(ctx context.Context, target []engine.Move, us engine.Color
 	budget := max(thinkBy.Sub(b.cfg.Now()), time.Millisecond)
 	b.game.SetClock(referee.Clock{MoveTime: budget})
 	b.game.SetGrace(max(grace, time.Millisecond))
-	b.player.setProgress(sink.report)
-	defer b.player.setProgress(nil)
-	return b.game.GenMove(ctx, us)
+	return b.game.GenMoveProgress(ctx, us, sink.report)
 }
 
 // sync brings the game to target: nothing to do, one opponent move to play,

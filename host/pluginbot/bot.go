@@ -43,22 +43,16 @@ type Bot struct {
 	killed bool
 	rules  engine.Rules
 	onKill func()
-	// disconnected is set once a call failed for a broken connection.
-	disconnected bool
-	// search is the last search report of the last GenMove (nil if none);
-	// only the referee's calling goroutine touches it.
-	search *record.Search
+	// failed is set once a call failed, disconnected once one failed for
+	// a broken connection (Facts looks closer then).
+	failed, disconnected bool
 	// suspend: the bot is suspended from its answer to a game request
-	// (NewGame, GenMove, …) to its next request (Containment.SuspendAll,
-	// Containment.Suspend); a bot only started (kinrow solve's, which
-	// streams through API) is not.
+	// (NewGame, GenMove, Solve…) to its next request (Containment.SuspendAll,
+	// Containment.Suspend); a bot only started (kinrow solve's) is not.
 	suspend bool
 }
 
-var (
-	_ referee.Player         = (*Bot)(nil)
-	_ referee.SearchReporter = (*Bot)(nil)
-)
+var _ referee.Player = (*Bot)(nil)
 
 // startConfig is what Start needs.
 type startConfig struct {
@@ -231,11 +225,16 @@ func (b *Bot) Name() string { return b.name }
 // Info is what the bot said of itself at start-up.
 func (b *Bot) Info() botapi.Info { return b.info }
 
-// wrap marks errors that mean the bot is gone as referee.ErrDisconnected.
+// wrap marks errors that mean the bot is gone as referee.ErrDisconnected,
+// a missed deadline as context.DeadlineExceeded and a feature the bot lacks
+// as referee.ErrUnsupported.
 func (b *Bot) wrap(err error) error {
 	if err == nil {
 		return nil
 	}
+	b.mu.Lock()
+	b.failed = true
+	b.mu.Unlock()
 	if botapi.IsDisconnect(err) || b.client.Exited() {
 		b.mu.Lock()
 		b.disconnected = true
@@ -244,6 +243,9 @@ func (b *Bot) wrap(err error) error {
 	}
 	if botapi.IsDeadline(err) {
 		return fmt.Errorf("%w: %v", context.DeadlineExceeded, err)
+	}
+	if botapi.IsUnimplemented(err) { // a bot asked to solve that does not
+		return fmt.Errorf("%w: %w", referee.ErrUnsupported, err)
 	}
 	return err
 }
@@ -289,46 +291,27 @@ func (b *Bot) Undo(ctx context.Context) error {
 }
 
 // GenMove asks the bot for a move, logging the search reports it streams
-// at debug and keeping the last one for the record (LastSearch).
-func (b *Bot) GenMove(ctx context.Context, req referee.MoveRequest) (string, error) {
-	b.search = nil
+// at debug, passing them to req.Progress, and answering the last one with
+// the move. The request's wire part (botapi.GenMoveRequest) goes to the
+// bot as it is: the host converts nothing on the way.
+func (b *Bot) GenMove(ctx context.Context, req referee.MoveRequest) (referee.Answer, error) {
 	b.wake()
 	defer b.rest()
-	move, err := b.api.GenMove(ctx, botapi.GenMoveRequest{
-		Deadline: req.Deadline, Budget: req.MoveTime, XLeft: req.Left[0], OLeft: req.Left[1], Play: true,
-	}, b.progress)
-	return move, b.wrap(err)
-}
-
-// GenMoveProgress is GenMove, passing each search report to progress too
-// (host/pbrain's ProgressPlayer: the brain's MESSAGE lines).
-func (b *Bot) GenMoveProgress(ctx context.Context, req referee.MoveRequest, progress func(botapi.Progress)) (string, error) {
-	b.search = nil
-	b.wake()
-	defer b.rest()
-	move, err := b.api.GenMove(ctx, botapi.GenMoveRequest{
-		Deadline: req.Deadline, Budget: req.MoveTime, XLeft: req.Left[0], OLeft: req.Left[1], Play: true,
-	}, func(p botapi.Progress) {
-		b.progress(p)
-		if progress != nil {
-			progress(p)
+	var search *record.Search
+	wire := req.GenMoveRequest
+	wire.Play = true // the bot plays its answer on its own board (Player.GenMove)
+	move, err := b.api.GenMove(ctx, wire, func(p botapi.Progress) {
+		if b.log.IsDebug() {
+			b.log.Debug("thinking", "depth", p.Depth, "score", p.Score, "best", p.BestMove, "nodes", p.Nodes,
+				"time", p.Time, "pv", strings.Join(p.PV, " "))
+		}
+		search = referee.SearchOf(p)
+		if req.Progress != nil {
+			req.Progress(p)
 		}
 	})
-	return move, b.wrap(err)
+	return referee.Answer{Move: move, Search: search}, b.wrap(err)
 }
-
-// progress takes one search report (on GenMove's goroutine).
-func (b *Bot) progress(p botapi.Progress) {
-	if b.log.IsDebug() {
-		b.log.Debug("thinking", "depth", p.Depth, "score", p.Score, "best", p.BestMove, "nodes", p.Nodes,
-			"time", p.Time, "pv", strings.Join(p.PV, " "))
-	}
-	b.search = &record.Search{Depth: p.Depth, Score: p.Score, Nodes: p.Nodes, MS: p.Time.Milliseconds(), PV: p.PV}
-}
-
-// LastSearch is the last search report of the move the last GenMove
-// answered; nil if the bot sent none.
-func (b *Bot) LastSearch() *record.Search { return b.search }
 
 // ProtocolVersion is the plugin protocol version the bot speaks with the
 // host: botapi.Version2 (the Session stream) or botapi.Version1.
@@ -338,27 +321,41 @@ func (b *Bot) ProtocolVersion() int { return b.client.NegotiatedVersion() }
 // reaped, so a crash is reported as one with its exit status.
 const exitGrace = 200 * time.Millisecond
 
-// Exit reports whether the bot process has exited, and how.
-func (b *Bot) Exit() (bool, string) {
-	b.mu.Lock()
-	killed := b.killed
-	b.mu.Unlock()
-	if killed {
-		return true, "killed by the host"
-	}
+// Facts reports what the host knows of the bot's processes: its CPU time
+// and, once the host killed it, a call to it failed or its process is gone,
+// how it ended (waiting up to exitGrace for a bot whose connection broke to
+// be reaped, so a crash is reported with its exit status) and whether it
+// went over its memory cap. A healthy bot costs one CPU time reading.
+func (b *Bot) Facts() referee.Facts {
+	var f referee.Facts
 	r := b.proc()
 	if r == nil {
-		return b.client.Exited(), "the bot process exited"
+		f.Exited, f.How = b.client.Exited(), "the bot process exited"
+		return f
+	}
+	f.CPU, f.CPUKnown = r.CPU()
+	run := r.proc()
+	b.mu.Lock()
+	killed, failed, lost := b.killed, b.failed, b.disconnected
+	b.mu.Unlock()
+	if !killed && !failed && (run == nil || !run.WaitExit(0)) {
+		return f // healthy: nothing more to read
+	}
+	if run != nil {
+		f.OverMemory = run.Ending().OverMemory
+	}
+	if killed {
+		f.Exited, f.How = true, "killed by the host"
+		return f
 	}
 	wait := time.Duration(0)
-	if b.client.Exited() || b.lostConn() {
+	if b.client.Exited() || lost {
 		wait = exitGrace
 	}
-	how := r.exitStatus(wait)
-	if how == "" {
-		return false, ""
+	if how := r.exitStatus(wait); how != "" {
+		f.Exited, f.How = true, "the bot process exited ("+how+")"
 	}
-	return true, "the bot process exited (" + how + ")"
+	return f
 }
 
 // lostConn reports whether a call to the bot failed for a broken connection.
@@ -436,28 +433,73 @@ func (b *Bot) killGroup(done <-chan struct{}) {
 	}
 }
 
-// API returns the bot's wire-level interface, e.g. for a Solve stream.
-// Calls made through it neither resume nor suspend a bot under
-// --bot-suspend (kinrow solve's bots are never suspended: they get no game
-// request).
-func (b *Bot) API() botapi.Bot { return b.api }
-
-// Solve asks the bot for the value of one position over a stream of its own.
-func (b *Bot) Solve(ctx context.Context, req botapi.SolveRequest) (botapi.SolveReply, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+// Solve opens a solving stream on the bot, valid until ctx ends; errors
+// that mean the bot is gone wrap referee.ErrDisconnected. A bot suspended
+// under --bot-suspend is resumed for the stream and suspended again once
+// it has answered every request or the stream failed.
+func (b *Bot) Solve(ctx context.Context) (botapi.SolveStream, error) {
 	b.wake()
-	defer b.rest()
 	s, err := b.api.Solve(ctx)
 	if err != nil {
-		return botapi.SolveReply{}, b.wrap(err)
+		b.rest()
+		return nil, b.wrap(err)
 	}
-	if err := s.Send(req); err != nil && err != io.EOF {
-		return botapi.SolveReply{}, b.wrap(err)
+	return &solveStream{b: b, s: s}, nil
+}
+
+// solveStream is a bot's solving stream: its errors classified (Bot.wrap),
+// the bot suspended again once every request is answered after CloseSend,
+// or the stream failed. Send and Recv may run on different goroutines.
+type solveStream struct {
+	b    *Bot
+	s    botapi.SolveStream
+	done sync.Once
+
+	mu             sync.Mutex
+	sent, received int
+	closed         bool
+}
+
+func (s *solveStream) Send(r botapi.SolveRequest) error {
+	s.mu.Lock()
+	s.sent++
+	s.mu.Unlock()
+	err := s.s.Send(r)
+	if err == io.EOF { // the stream failed: Recv says why
+		return err
 	}
-	if err := s.CloseSend(); err != nil {
-		return botapi.SolveReply{}, b.wrap(err)
+	return s.end(err)
+}
+
+func (s *solveStream) CloseSend() error {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	return s.end(s.s.CloseSend())
+}
+
+func (s *solveStream) Recv() (botapi.SolveReply, error) {
+	r, err := s.s.Recv()
+	if err == io.EOF {
+		s.done.Do(s.b.rest)
+		return r, err
 	}
-	r, err := s.Recv()
-	return r, b.wrap(err)
+	if err == nil {
+		s.mu.Lock()
+		s.received++
+		all := s.closed && s.received >= s.sent
+		s.mu.Unlock()
+		if all {
+			s.done.Do(s.b.rest)
+		}
+	}
+	return r, s.end(err)
+}
+
+// end classifies err and, when there is one, suspends the bot again.
+func (s *solveStream) end(err error) error {
+	if err != nil {
+		s.done.Do(s.b.rest)
+	}
+	return s.b.wrap(err)
 }

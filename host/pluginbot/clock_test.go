@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/kinrow/kinrow/engine"
-	"github.com/kinrow/kinrow/host/botpath"
 	"github.com/kinrow/kinrow/host/referee"
 )
 
@@ -89,8 +88,8 @@ func TestClockReachesTheBot(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			logs := &logBuffer{}
-			l, err := NewLoader(LoaderConfig{
-				Finder: botpath.Finder{Dirs: []string{binDir}},
+			l, err := newTestLoader(loaderConfig{
+				Dirs:   []string{binDir},
 				Logger: hclog.New(&hclog.LoggerOptions{Output: logs, JSONFormat: true, Level: hclog.Info}),
 			})
 			if err != nil {

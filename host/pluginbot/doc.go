@@ -7,11 +7,13 @@
 // and is killed with everything it started, escaped or not; every kill is
 // bounded in time even when the bot is frozen; start-up has a timeout; its
 // environment is minimal (Containment.Env adds names), its memory capped
-// (Containment.Memory, LoadCapped), its stderr capped; the handshake's
-// address must be a unix socket in its private directory; a lock file
-// (LockFile, WriteLocks) beside the bots refuses a changed binary; unix
-// sockets live in a directory the Loader owns and removes
-// (kinrow-bots-PID-*; a later Loader removes those of hosts that are gone).
-// The Loader chooses the default bot from Info asked of every bot in
-// parallel, waiting at most the probe timeout, cached per executable.
+// (Containment.Memory, Spec.Memory), its stderr capped; the handshake's
+// address must be a unix socket in its private directory; unix sockets live
+// in a directory the Runner owns and removes (kinrow-bots-PID-*; a later
+// Runner removes those of hosts that are gone). A host kill (Kill, Close) is
+// not logged as the bot's failure.
+//
+// The package only runs a plugin process it is given (Runner.Start, a
+// Spec): finding bots, checking them against the lock file, describing them
+// and choosing the default one is host/registry's job.
 package pluginbot

@@ -10,39 +10,21 @@ import (
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/match"
 	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/host/referee/refereetest"
 	"github.com/kinrow/kinrow/internal/testcpu"
 )
 
-// inProcessRandom is a random player without a plugin boundary: the
-// baseline for the referee's own cost per game.
-type inProcessRandom struct {
-	name string
-	pos  *engine.Position
-	rng  *rand.Rand
-	buf  []engine.Move
-}
-
-func (r *inProcessRandom) Name() string { return r.name }
-func (r *inProcessRandom) NewGame(_ context.Context, s referee.Setup) error {
-	r.pos = engine.NewPosition(s.Rules)
-	return r.pos.PlayMoveList(s.Moves)
-}
-func (r *inProcessRandom) Play(_ context.Context, m engine.Move) error { return r.pos.Apply(m) }
-func (r *inProcessRandom) Undo(context.Context) error                  { r.pos.Undo(); return nil }
-func (r *inProcessRandom) GenMove(context.Context, referee.MoveRequest) (string, error) {
-	r.buf = r.pos.LegalMoves(r.buf[:0])
-	m := r.buf[r.rng.IntN(len(r.buf))]
-	r.pos.Play(m)
-	return r.pos.Rules().FormatMove(m), nil
-}
-func (r *inProcessRandom) Exit() (bool, string) { return false, "" }
-func (r *inProcessRandom) Kill()                {}
-func (r *inProcessRandom) Close()               {}
-
 type inProcessLoader struct{ n atomic.Uint64 }
 
+// Load starts a random player without a plugin boundary (the shared fake):
+// the baseline for the referee's own cost per game.
 func (l *inProcessLoader) Load(_ context.Context, _, display string, _ map[string]string) (referee.Player, error) {
-	return &inProcessRandom{name: display, rng: rand.New(rand.NewPCG(l.n.Add(1), 7))}, nil
+	rng := rand.New(rand.NewPCG(l.n.Add(1), 7))
+	var buf []engine.Move
+	return &refereetest.Player{Label: display, Answer: func(_ context.Context, pos *engine.Position) (string, error) {
+		buf = pos.LegalMoves(buf[:0])
+		return pos.Rules().FormatMove(buf[rng.IntN(len(buf))]), nil
+	}}, nil
 }
 
 func benchGames(b *testing.B, loader match.Loader, concurrency int) {

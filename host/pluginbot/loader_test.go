@@ -1,7 +1,6 @@
 package pluginbot
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -11,9 +10,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/kinrow/kinrow/engine"
-	"github.com/kinrow/kinrow/host/botpath"
 )
 
 // shortTemp returns a fresh directory with a short path (unix socket paths
@@ -79,7 +75,7 @@ func TestStaleSocketDirsAreRemoved(t *testing.T) {
 		mk(fmt.Sprintf("kinrow-bots-%d-4246", dead), false),        // a file, not a directory
 		mk(fmt.Sprintf("other-%d-4247", dead), true),               // not ours
 	}
-	l, err := NewLoader(LoaderConfig{Finder: botpath.Finder{Dirs: []string{t.TempDir()}}})
+	l, err := newTestLoader(loaderConfig{Dirs: []string{t.TempDir()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,77 +177,6 @@ func TestKilledHostsSocketDirIsRemovedByTheNext(t *testing.T) {
 	}
 	if _, err := os.Stat(secondDir); !os.IsNotExist(err) {
 		t.Errorf("kinrow serve left its socket directory %s (%v)", secondDir, err)
-	}
-}
-
-// TestDefaultDoesNotWaitOnABrokenBot puts a bot that never completes its
-// handshake (kinrow-bot-zzz) beside a good one: the default is the good
-// one, chosen within the probe timeout, not the start timeout, and the
-// next choice does not wait on the broken bot again.
-func TestDefaultDoesNotWaitOnABrokenBot(t *testing.T) {
-	dir := t.TempDir()
-	for name, target := range map[string]string{
-		"kinrow-bot-random": filepath.Join(binDir, "kinrow-bot-random"),
-		"kinrow-bot-zzz":    filepath.Join(binDir, brokenDir, "kinrow-bot-zzz"),
-	} {
-		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	const startTimeout, probeTimeout = 30 * time.Second, 2 * time.Second
-	l, err := NewLoader(LoaderConfig{Finder: botpath.Finder{Dirs: []string{dir}}, StartTimeout: startTimeout, ProbeTimeout: probeTimeout})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	ctx := context.Background()
-	for i := range 2 {
-		start := time.Now()
-		name, err := l.Default(ctx, engine.Connect4())
-		took := time.Since(start)
-		if err != nil || name != "random" {
-			t.Errorf("choice %d: Default = %q, %v; want random", i+1, name, err)
-		}
-		// Far from the start timeout: the probe timeout plus a margin for a
-		// loaded machine.
-		if took > probeTimeout+5*time.Second {
-			t.Errorf("choice %d took %v: it waited on the broken bot", i+1, took)
-		}
-		// The second choice does not wait again: the good bot is cached and
-		// the broken one was passed over already.
-		if i == 1 && took >= probeTimeout {
-			t.Errorf("the second choice took %v: it waited on the broken bot again", took)
-		}
-	}
-	// Asked by name, the broken bot is waited for up to the start timeout
-	// (bounded here by the caller's context).
-	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
-	defer cancel()
-	if _, err := l.Info(short, "zzz"); err == nil || !strings.Contains(err.Error(), "deadline") {
-		t.Errorf("Info(zzz) = %v, want the caller's deadline", err)
-	}
-}
-
-// TestFirstGenmoveDoesNotWaitOnABrokenBot runs the real kinrow serve with
-// a bot that never handshakes on its bot path (and a start timeout of 20 s):
-// the first genmove, which chooses the default bot, answers within the
-// probe timeout plus a margin, not after the start timeout.
-func TestFirstGenmoveDoesNotWaitOnABrokenBot(t *testing.T) {
-	dir := shortTemp(t)
-	if err := os.Symlink(filepath.Join(binDir, brokenDir, "kinrow-bot-zzz"), filepath.Join(dir, "kinrow-bot-zzz")); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(filepath.Join(binDir, "kinrow"), "serve", "--movetime", "200ms", "--bot-start-timeout", "20s")
-	cmd.Env = append(os.Environ(), "TMPDIR="+dir, "KINROW_BOT_PATH="+dir)
-	cmd.Stdin = strings.NewReader("genmove x\nquit\n")
-	start := time.Now()
-	out, err := cmd.Output()
-	took := time.Since(start)
-	if err != nil || !strings.HasPrefix(string(out), "= ") {
-		t.Fatalf("kinrow serve: %v, output %q", err, out)
-	}
-	if took > DefaultProbeTimeout+5*time.Second {
-		t.Errorf("the first genmove took %v with a broken bot on the path", took)
 	}
 }
 

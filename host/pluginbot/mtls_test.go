@@ -15,14 +15,13 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
-	"github.com/kinrow/kinrow/host/botpath"
 	"github.com/kinrow/kinrow/host/match"
 	"github.com/kinrow/kinrow/host/referee"
 )
 
-func mtlsLoader(t testing.TB, mtls bool) *Loader {
+func mtlsLoader(t testing.TB, mtls bool) *testLoader {
 	t.Helper()
-	l, err := NewLoader(LoaderConfig{Finder: botpath.Finder{Dirs: []string{binDir}}, Containment: Containment{MTLS: mtls}})
+	l, err := newTestLoader(loaderConfig{Dirs: []string{binDir}, Containment: Containment{MTLS: mtls}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +95,7 @@ func TestMTLS(t *testing.T) {
 			if err := b.NewGame(context.Background(), referee.Setup{Rules: engine.Connect4(), Color: engine.X}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := b.GenMove(context.Background(), referee.MoveRequest{Deadline: time.Now().Add(5 * time.Second)}); err != nil {
+			if _, err := b.GenMove(context.Background(), referee.NewMoveRequest(engine.X, time.Now().Add(5*time.Second), 0, [2]time.Duration{})); err != nil {
 				t.Fatal(err)
 			}
 		})

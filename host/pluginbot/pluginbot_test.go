@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 
 	"github.com/kinrow/kinrow/engine"
-	"github.com/kinrow/kinrow/host/botpath"
 	"github.com/kinrow/kinrow/host/procrun"
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/internal/testbuild"
@@ -60,14 +60,54 @@ func buildBroken(dir string) error {
 	return nil
 }
 
-func newLoader(t testing.TB) *Loader {
+// testLoader starts the bots TestMain built (kinrow-bot-NAME in its
+// directories) through a Runner: what a test of the runner needs of the
+// registry (host/registry), without it.
+type testLoader struct {
+	*Runner
+	dirs []string
+}
+
+// loaderConfig sets up a testLoader: the Runner's Config and the
+// directories to find bots in.
+type loaderConfig struct {
+	Dirs        []string
+	Logger      hclog.Logger
+	Containment Containment
+}
+
+func newTestLoader(cfg loaderConfig) (*testLoader, error) {
+	r, err := NewRunner(Config{Logger: cfg.Logger, Containment: cfg.Containment})
+	if err != nil {
+		return nil, err
+	}
+	return &testLoader{Runner: r, dirs: cfg.Dirs}, nil
+}
+
+func newLoader(t testing.TB) *testLoader {
 	t.Helper()
-	l, err := NewLoader(LoaderConfig{Finder: botpath.Finder{Dirs: []string{binDir}}})
+	l, err := newTestLoader(loaderConfig{Dirs: []string{binDir}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(l.Close)
 	return l
+}
+
+// Start starts bot name, found in l's directories, as display.
+func (l *testLoader) Start(ctx context.Context, name, display string, opts map[string]string) (*Bot, error) {
+	for _, d := range l.dirs {
+		path := filepath.Join(d, "kinrow-bot-"+name)
+		if _, err := os.Stat(path); err == nil {
+			return l.Runner.Start(ctx, Spec{Name: name, Display: display, Path: path, Options: opts})
+		}
+	}
+	return nil, fmt.Errorf("no bot %s in %v", name, l.dirs)
+}
+
+// Load is Start as a referee.Player (match.Loader).
+func (l *testLoader) Load(ctx context.Context, name, display string, opts map[string]string) (referee.Player, error) {
+	return l.Start(ctx, name, display, opts)
 }
 
 func alive(pid int) bool {
@@ -97,7 +137,7 @@ func TestHungBotIsKilledAtOnce(t *testing.T) {
 	callCtx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err = b.GenMove(callCtx, referee.MoveRequest{Deadline: time.Now().Add(100 * time.Millisecond)})
+	_, err = b.GenMove(callCtx, referee.NewMoveRequest(engine.X, time.Now().Add(100*time.Millisecond), 0, [2]time.Duration{}))
 	if err == nil || time.Since(start) > time.Second {
 		t.Fatalf("GenMove of a hung bot: %v after %v", err, time.Since(start))
 	}
@@ -119,7 +159,7 @@ func TestNoGoroutineOrDescriptorLeaks(t *testing.T) {
 		if err := b.NewGame(ctx, referee.Setup{Rules: engine.Connect4(), Color: engine.X}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := b.GenMove(ctx, referee.MoveRequest{Deadline: time.Now().Add(time.Second)}); err != nil {
+		if _, err := b.GenMove(ctx, referee.NewMoveRequest(engine.X, time.Now().Add(time.Second), 0, [2]time.Duration{})); err != nil {
 			t.Fatal(err)
 		}
 		b.Close()
@@ -142,31 +182,6 @@ func TestNoGoroutineOrDescriptorLeaks(t *testing.T) {
 	left, _ := filepath.Glob(filepath.Join(l.SocketDir(), "*"))
 	if len(left) != 0 {
 		t.Errorf("sockets left behind: %v", left)
-	}
-}
-
-func TestDefaultIsStrongestThatPlays(t *testing.T) {
-	l := newLoader(t)
-	name, err := l.Default(context.Background(), engine.Connect4())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if name == "hang" { // test bots have negative strength
-		t.Errorf("default bot is the test bot %q", name)
-	}
-	// Strength per kind of game: mics declares itself the strongest at
-	// m,n,k only, so each kind of game gets its own default.
-	gomoku, _ := engine.ParseRules("gomoku")
-	if g, err := l.Default(context.Background(), gomoku); err != nil || g != "mics" || name != "alphabeta" {
-		t.Errorf("defaults: connect4 %q, gomoku %q (%v); want alphabeta and mics", name, g, err)
-	}
-	empty, err := NewLoader(LoaderConfig{Finder: botpath.Finder{Dirs: []string{t.TempDir()}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer empty.Close()
-	if _, err := empty.Default(context.Background(), engine.Connect4()); err == nil {
-		t.Errorf("a loader with no bots found a default")
 	}
 }
 
@@ -216,7 +231,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 		ds := make([]time.Duration, 0, b.N)
 		for b.Loop() {
 			t0 := time.Now()
-			if _, err := bot.GenMove(ctx, referee.MoveRequest{Deadline: time.Now().Add(time.Second)}); err != nil {
+			if _, err := bot.GenMove(ctx, referee.NewMoveRequest(engine.X, time.Now().Add(time.Second), 0, [2]time.Duration{})); err != nil {
 				b.Fatal(err)
 			}
 			ds = append(ds, time.Since(t0))
@@ -291,7 +306,7 @@ func BenchmarkStart(b *testing.B) { benchLaunch(b, newLoader(b)) }
 
 // benchLaunch times b.N launches of the random bot by l, to ready, each
 // closed after (medians and p99).
-func benchLaunch(b *testing.B, l *Loader) {
+func benchLaunch(b *testing.B, l *testLoader) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	ds := make([]time.Duration, 0, b.N)
@@ -309,7 +324,7 @@ func benchLaunch(b *testing.B, l *Loader) {
 
 // benchGenMove times b.N plugin GenMove round trips (host→bot→host) of the
 // random bot started by l, each move taken back after.
-func benchGenMove(b *testing.B, l *Loader) {
+func benchGenMove(b *testing.B, l *testLoader) {
 	ctx := context.Background()
 	bot, err := l.Start(ctx, "random", "random", map[string]string{"seed": "1"})
 	if err != nil {
@@ -323,7 +338,7 @@ func benchGenMove(b *testing.B, l *Loader) {
 	ds := make([]time.Duration, 0, b.N)
 	for b.Loop() {
 		t0 := time.Now()
-		if _, err := bot.GenMove(ctx, referee.MoveRequest{Deadline: time.Now().Add(time.Second)}); err != nil {
+		if _, err := bot.GenMove(ctx, referee.NewMoveRequest(engine.X, time.Now().Add(time.Second), 0, [2]time.Duration{})); err != nil {
 			b.Fatal(err)
 		}
 		ds = append(ds, time.Since(t0))

@@ -49,7 +49,7 @@ func TestKillOfAFrozenBotIsBounded(t *testing.T) {
 	if alive(pid) {
 		t.Errorf("frozen bot %d still alive", pid)
 	}
-	if exited, how := b.Exit(); !exited || how != "killed by the host" {
-		t.Errorf("Exit() = %v, %q", exited, how)
+	if f := b.Facts(); !f.Exited || f.How != "killed by the host" {
+		t.Errorf("Facts = %+v, want killed by the host", f)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -92,6 +93,9 @@ type groupRunner struct {
 	held          *os.File
 	heldPath      string
 	socketsClosed bool
+	// killed is set before the host kills the bot: its "signal: killed"
+	// is then the host's doing, not the bot's failure (Wait).
+	killed atomic.Bool
 }
 
 var _ runner.Runner = (*groupRunner)(nil)
@@ -234,6 +238,12 @@ func (r *groupRunner) Wait(ctx context.Context) error {
 	if run.WaitExit(0) {
 		r.closeSockets() // a bot gone by itself is never killed
 	}
+	if err != nil && r.killed.Load() {
+		// The host ended it (a Gomocup END, a forfeit, the end of a match):
+		// go-plugin would log the killing signal as an ERROR.
+		r.logger.Debug("bot process killed by the host", "how", err)
+		return nil
+	}
 	return err
 }
 
@@ -250,6 +260,7 @@ func (r *groupRunner) exitStatus(d time.Duration) string {
 // Kill ends the bot and everything it started, whatever its state, bounded
 // in time (procrun.KillTimeout). Calling it again is harmless.
 func (r *groupRunner) Kill(context.Context) error {
+	r.killed.Store(true)
 	run := r.proc()
 	defer r.closeSockets()
 	if run == nil {
@@ -418,25 +429,6 @@ func inDir(dir, path string) bool {
 // HostToPlugin keeps addresses as they are.
 func (r *groupRunner) HostToPlugin(network, addr string) (string, string, error) {
 	return network, addr, nil
-}
-
-// CPUTime is the CPU time the bot's processes have used (referee.Contained).
-func (b *Bot) CPUTime() (time.Duration, bool) {
-	if r := b.proc(); r != nil {
-		return r.CPU()
-	}
-	return 0, false
-}
-
-// OverMemory reports whether the bot was killed over its memory cap
-// (referee.Contained).
-func (b *Bot) OverMemory() bool {
-	if r := b.proc(); r != nil {
-		if run := r.proc(); run != nil {
-			return run.Ending().OverMemory
-		}
-	}
-	return false
 }
 
 // dialSessionSocket dials the socket a version-2 bot's session hello

@@ -3,16 +3,15 @@ package pluginbot
 import (
 	"testing"
 
-	"github.com/kinrow/kinrow/host/botpath"
 	"github.com/kinrow/kinrow/host/procrun"
 )
 
 // sandboxModes are the two sides of the sandbox's cost, run in turn.
 var sandboxModes = []procrun.SandboxMode{procrun.SandboxOff, procrun.SandboxAuto}
 
-func sandboxLoader(t testing.TB, mode procrun.SandboxMode) *Loader {
+func sandboxLoader(t testing.TB, mode procrun.SandboxMode) *testLoader {
 	t.Helper()
-	l, err := NewLoader(LoaderConfig{Finder: botpath.Finder{Dirs: []string{binDir}}, Containment: Containment{Sandbox: mode}})
+	l, err := newTestLoader(loaderConfig{Dirs: []string{binDir}, Containment: Containment{Sandbox: mode}})
 	if err != nil {
 		t.Fatal(err)
 	}

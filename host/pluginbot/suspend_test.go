@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/kinrow/kinrow/engine"
-	"github.com/kinrow/kinrow/host/botpath"
 	"github.com/kinrow/kinrow/host/procrun"
 	"github.com/kinrow/kinrow/host/referee"
 )
@@ -55,7 +54,7 @@ func TestSuspendPluginBot(t *testing.T) {
 			if suspend {
 				cont.Suspend = []string{"spinner"}
 			}
-			l, err := NewLoader(LoaderConfig{Finder: botpath.Finder{Dirs: []string{binDir}}, Containment: cont})
+			l, err := newTestLoader(loaderConfig{Dirs: []string{binDir}, Containment: cont})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,7 +72,7 @@ func TestSuspendPluginBot(t *testing.T) {
 				t.Helper()
 				callCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 				defer cancel()
-				if _, err := b.GenMove(callCtx, referee.MoveRequest{Deadline: time.Now().Add(5 * time.Second)}); err != nil {
+				if _, err := b.GenMove(callCtx, referee.NewMoveRequest(engine.X, time.Now().Add(5*time.Second), 0, [2]time.Duration{})); err != nil {
 					t.Fatalf("GenMove: %v", err)
 				}
 			}
@@ -117,13 +116,14 @@ func TestSuspendPluginBot(t *testing.T) {
 				}
 			}
 			time.Sleep(50 * time.Millisecond) // a freeze completes asynchronously
-			bot0, okBot := b.CPUTime()
+			f0 := b.Facts()
+			bot0, okBot := f0.CPU, f0.CPUKnown
 			child0, ok := procCPU(child)
 			if !ok {
 				t.Fatal("the busy child is gone")
 			}
 			time.Sleep(time.Second) // the opponent thinks
-			bot1, _ := b.CPUTime()
+			bot1 := b.Facts().CPU
 			child1, _ := procCPU(child)
 			if d := child1 - child0; d > 30*time.Millisecond {
 				t.Errorf("the suspended bot's busy child used %v of CPU in 1 s", d)

@@ -1,58 +1,23 @@
-package referee
+package referee_test
 
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
+	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/host/referee/refereetest"
 )
-
-// containedPlayer is a fakePlayer whose processes the host accounts: each
-// GenMove uses cpuPerMove of CPU, and it may say it went over its memory cap.
-type containedPlayer struct {
-	*fakePlayer
-	cpuPerMove time.Duration
-	newGameCPU time.Duration
-	over       bool
-
-	mu  sync.Mutex
-	cpu time.Duration
-}
-
-func (c *containedPlayer) GenMove(ctx context.Context, req MoveRequest) (string, error) {
-	c.mu.Lock()
-	c.cpu += c.cpuPerMove
-	c.mu.Unlock()
-	return c.fakePlayer.GenMove(ctx, req)
-}
-
-// NewGame uses newGameCPU (a process that played other games before, or
-// set up its tables).
-func (c *containedPlayer) NewGame(ctx context.Context, s Setup) error {
-	c.mu.Lock()
-	c.cpu += c.newGameCPU
-	c.mu.Unlock()
-	return c.fakePlayer.NewGame(ctx, s)
-}
-
-func (c *containedPlayer) CPUTime() (time.Duration, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.cpu, true
-}
-
-func (c *containedPlayer) OverMemory() bool { return c.over }
 
 // Each move records the CPU its player used since its previous move.
 func TestMoveRecordsCPU(t *testing.T) {
 	ctx := context.Background()
-	x := &containedPlayer{fakePlayer: &fakePlayer{name: "x", answer: firstLegal}, cpuPerMove: 30 * time.Millisecond}
-	o := &fakePlayer{name: "o", answer: firstLegal}
-	g := New(engine.Connect4(), Config{})
+	x := &refereetest.Player{Label: "x", Answer: refereetest.FirstLegal, Accounted: true, CPUPerMove: 30 * time.Millisecond}
+	o := &refereetest.Player{Label: "o", Answer: refereetest.FirstLegal}
+	g := referee.New(engine.Connect4(), referee.Config{})
 	if err := g.Attach(ctx, engine.X, x); err != nil {
 		t.Fatal(err)
 	}
@@ -82,9 +47,9 @@ func TestMoveRecordsCPU(t *testing.T) {
 // (Attach) or the game restarts under it.
 func TestFirstMoveCPUIsThisGames(t *testing.T) {
 	ctx := context.Background()
-	x := &containedPlayer{fakePlayer: &fakePlayer{name: "x", answer: firstLegal}, cpuPerMove: 30 * time.Millisecond, newGameCPU: 90 * time.Second}
-	o := &fakePlayer{name: "o", answer: firstLegal}
-	g := New(engine.Connect4(), Config{})
+	x := &refereetest.Player{Label: "x", Answer: refereetest.FirstLegal, Accounted: true, CPUPerMove: 30 * time.Millisecond, NewGameCPU: 90 * time.Second}
+	o := &refereetest.Player{Label: "o", Answer: refereetest.FirstLegal}
+	g := referee.New(engine.Connect4(), referee.Config{})
 	if err := g.Attach(ctx, engine.X, x); err != nil {
 		t.Fatal(err)
 	}
@@ -107,15 +72,14 @@ func TestFirstMoveCPUIsThisGames(t *testing.T) {
 // A player killed over its memory cap forfeits for memory, not a crash.
 func TestOverMemoryForfeit(t *testing.T) {
 	ctx := context.Background()
-	fp := &fakePlayer{name: "hog"}
-	fp.answer = func(context.Context, *engine.Position) (string, error) {
-		fp.mu.Lock()
-		fp.exited = true
-		fp.mu.Unlock()
-		return "", ErrDisconnected
+	fp := &refereetest.Player{Label: "hog"}
+	fp.Answer = func(context.Context, *engine.Position) (string, error) {
+		fp.Crash()
+		return "", referee.ErrDisconnected
 	}
-	x := &containedPlayer{fakePlayer: fp, over: true}
-	g := New(engine.Connect4(), Config{})
+	fp.Accounted, fp.OverMemory = true, true
+	x := fp
+	g := referee.New(engine.Connect4(), referee.Config{})
 	if err := g.Attach(ctx, engine.X, x); err != nil {
 		t.Fatal(err)
 	}

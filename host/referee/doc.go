@@ -17,4 +17,25 @@
 // forfeits by timeout. A cancelled caller context is returned to the caller
 // and is never a verdict. Text quoted from a bot in a verdict is capped
 // (Quote).
+//
+// # The one bot contract
+//
+// Player is the host's one contract with a bot, whatever runs it: a plugin
+// (host/pluginbot), an external engine (host/enginebot), or in tests the one
+// fake (refereetest.Player). The referee, gtpfront, pbrain, match and
+// kinrow solve hold bots through it alone. It is shaped after go-plugin's
+// examples/grpc: one request type per call, the wire-level contract
+// (protocol/botapi's Bot) below it, and protobuf only in botapi's glue.
+//
+//   - A move is asked with one MoveRequest: its wire part is
+//     botapi.GenMoveRequest (deadline, budget, both clocks), which a plugin
+//     gets as it is; the host adds the side to move and an optional
+//     Progress callback (pbrain's MESSAGE lines). GenMove answers the move
+//     with its last search report (Answer), which the referee records.
+//   - What the host knows of a player's processes is Facts, one struct:
+//     how it ended, its CPU time, whether it went over its memory cap, its
+//     tolerance past a deadline. No front end discovers abilities by type
+//     assertion.
+//   - Solving goes through the same contract (Solve, a stream; SolveOne for
+//     one position); a player that cannot solve says ErrUnsupported.
 package referee

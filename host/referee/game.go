@@ -11,6 +11,7 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
+	"github.com/kinrow/kinrow/protocol/botapi"
 )
 
 // DefaultGrace is how long after a move's deadline the referee still accepts
@@ -51,7 +52,8 @@ type Game struct {
 	boxes   [2]*mailbox // the players' notifications, nil with no player
 	names   [2]string
 	clocks  [2]sideClock
-	cpu     [2]time.Duration // each side's CPU time at the end of its last move (Contained players)
+	cpu     [2]time.Duration // each side's CPU time at the end of its last move (Facts.CPU)
+	tol     [2]time.Duration // each side's tolerance past a deadline (Facts.Tolerance)
 }
 
 // ErrIllegalMove is wrapped by errors for moves the referee refuses.
@@ -181,13 +183,13 @@ func (g *Game) Attach(ctx context.Context, c engine.Color, p Player) error {
 
 // startCPU takes side c's CPU time at the start of its game: a player's
 // processes may have played other games (kinrow match keeps bots across a
-// worker's games) and their CPU time is not this game's.
+// worker's games) and their CPU time is not this game's. It keeps the
+// player's tolerance too (fixed for its life).
 func (g *Game) startCPU(c engine.Color) {
-	g.cpu[c] = 0
-	if cp, ok := g.players[c].(Contained); ok {
-		if cpu, ok := cp.CPUTime(); ok {
-			g.cpu[c] = cpu
-		}
+	f := g.players[c].Facts()
+	g.cpu[c], g.tol[c] = 0, f.Tolerance
+	if f.CPUKnown {
+		g.cpu[c] = f.CPU
 	}
 }
 
@@ -289,7 +291,7 @@ func (g *Game) Play(ctx context.Context, c engine.Color, m engine.Move) error {
 	if err := g.check(c, m); err != nil {
 		return err
 	}
-	g.apply(m, 0, nil)
+	g.apply(m, 0, nil, nil)
 	return nil
 }
 
@@ -307,16 +309,14 @@ func (g *Game) check(c engine.Color, m engine.Move) error {
 }
 
 // apply plays a checked move, records it, charges the clock, posts it to
-// the players (but from, which played it itself) and closes the record if
-// the game ended.
-func (g *Game) apply(m engine.Move, took time.Duration, from Player) {
+// the players (but from, which played it itself, with its search report)
+// and closes the record if the game ended.
+func (g *Game) apply(m engine.Move, took time.Duration, from Player, search *record.Search) {
 	c := g.pos.ToMove()
 	what := fmt.Sprintf("%s's move %s", c, g.pos.Rules().FormatMove(m))
 	g.pos.Play(m)
 	g.rec.Add(g.pos.Rules(), m, c, took)
-	if r, ok := from.(SearchReporter); ok {
-		g.rec.Moves[len(g.rec.Moves)-1].Search = r.LastSearch()
-	}
+	g.rec.Moves[len(g.rec.Moves)-1].Search = search
 	g.clocks[c].spend(g.cfg.Clock, took)
 	g.post(note{what: what, call: func(ctx context.Context, p Player) error { return p.Play(ctx, m) }}, from)
 	switch res := g.pos.Result(); res {
@@ -435,6 +435,13 @@ type Outcome struct {
 // checked before any verdict, and is never one. A misbehaving player is an
 // Outcome, not an error.
 func (g *Game) GenMove(ctx context.Context, c engine.Color) (Outcome, error) {
+	return g.GenMoveProgress(ctx, c, nil)
+}
+
+// GenMoveProgress is GenMove, passing the search reports the player sends
+// while thinking to progress (when not nil), on this goroutine, before it
+// returns (host/pbrain's MESSAGE lines).
+func (g *Game) GenMoveProgress(ctx context.Context, c engine.Color, progress func(botapi.Progress)) (Outcome, error) {
 	p := g.players[c]
 	if p == nil {
 		return Outcome{}, fmt.Errorf("no player for %s", c)
@@ -464,22 +471,20 @@ func (g *Game) GenMove(ctx context.Context, c engine.Color) (Outcome, error) {
 		}
 		return g.undelivered(c, p, who, limit, d, g.cfg.Now().Sub(start)), nil
 	}
-	req := MoveRequest{Color: c, Deadline: deadline, MoveTime: budget,
-		Left: [2]time.Duration{g.Budget(engine.X), g.Budget(engine.O)}}
-	grace := g.cfg.Grace
-	if t, ok := p.(Tolerant); ok {
-		grace = max(grace, t.Tolerance())
-	}
+	req := NewMoveRequest(c, deadline, budget, [2]time.Duration{g.Budget(engine.X), g.Budget(engine.O)})
+	req.Progress = progress
+	grace := max(g.cfg.Grace, g.tol[c])
 	callCtx, cancel := context.WithDeadline(ctx, deadline.Add(grace))
-	text, err := p.GenMove(callCtx, req)
+	ans, err := p.GenMove(callCtx, req)
 	cancel()
+	text := ans.Move
 	took := g.cfg.Now().Sub(start)
 	if ctx.Err() != nil {
 		return cancelled()
 	}
 	if err != nil {
-		if exited, how := p.Exit(); exited {
-			return g.forfeit(c, p, crashReason(p), fmt.Sprintf("%s crashed: %s", who, Quote(how)), took), nil
+		if f := p.Facts(); f.Exited {
+			return g.forfeit(c, p, crashReason(f), fmt.Sprintf("%s crashed: %s", who, Quote(f.How)), took), nil
 		}
 		if errors.Is(err, ErrDisconnected) {
 			return g.forfeit(c, p, record.ForfeitCrash, fmt.Sprintf("%s %s", who, quoteErr(err)), took), nil
@@ -511,24 +516,22 @@ func (g *Game) GenMove(ctx context.Context, c engine.Color) (Outcome, error) {
 		}
 		return g.forfeit(c, p, record.ForfeitIllegalMove, fmt.Sprintf("%s answered an illegal move %s: %s", who, Quote(text), quoteErr(err)), took), nil
 	}
-	g.apply(m, took, p)
-	if cp, ok := p.(Contained); ok {
-		if cpu, ok := cp.CPUTime(); ok {
-			// Since the end of its last move: what it computed while its
-			// opponent thought counts here.
-			if n := len(g.rec.Moves); n > 0 && cpu >= g.cpu[c] {
-				g.rec.Moves[n-1].CPUMS = (cpu - g.cpu[c]).Milliseconds()
-			}
-			g.cpu[c] = cpu
+	g.apply(m, took, p, ans.Search)
+	if f := p.Facts(); f.CPUKnown {
+		// Since the end of its last move: what it computed while its
+		// opponent thought counts here.
+		if n := len(g.rec.Moves); n > 0 && f.CPU >= g.cpu[c] {
+			g.rec.Moves[n-1].CPUMS = (f.CPU - g.cpu[c]).Milliseconds()
 		}
+		g.cpu[c] = f.CPU
 	}
 	return Outcome{Move: m, Played: true, Took: took}, nil
 }
 
 // crashReason is the forfeit of a player whose process is gone: memory if
 // it was killed over its memory cap, else crash.
-func crashReason(p Player) record.Forfeit {
-	if cp, ok := p.(Contained); ok && cp.OverMemory() {
+func crashReason(f Facts) record.Forfeit {
+	if f.OverMemory {
 		return record.ForfeitMemory
 	}
 	return record.ForfeitCrash
@@ -546,8 +549,8 @@ func (g *Game) undelivered(c engine.Color, p Player, who, limit string, d delive
 		return g.forfeit(c, p, record.ForfeitTimeout,
 			fmt.Sprintf("%s timed out after %s: it did not take the notification of %s%s (it stalled)", who, limit, d.late, more), took)
 	}
-	if exited, how := p.Exit(); exited {
-		return g.forfeit(c, p, crashReason(p), fmt.Sprintf("%s crashed when told %s: %s", who, d.failed, Quote(how)), took)
+	if f := p.Facts(); f.Exited {
+		return g.forfeit(c, p, crashReason(f), fmt.Sprintf("%s crashed when told %s: %s", who, d.failed, Quote(f.How)), took)
 	}
 	if errors.Is(d.err, ErrDisconnected) {
 		return g.forfeit(c, p, record.ForfeitCrash, fmt.Sprintf("%s disconnected when told %s: %s", who, d.failed, quoteErr(d.err)), took)

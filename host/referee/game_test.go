@@ -1,226 +1,68 @@
-package referee
+package referee_test
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
+	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/host/referee/refereetest"
 )
-
-// fakePlayer answers GenMove from a script; it stands in for a bot process.
-// It is safe for the referee's two goroutines (the game's and a mailbox's)
-// and notes every call, so tests can check the calls never overlap.
-type fakePlayer struct {
-	name    string
-	answer  func(ctx context.Context, pos *engine.Position) (string, error)
-	playErr error
-	// block makes Play and Undo hang until their ctx is done or the player
-	// is killed, as in a frozen (SIGSTOPped) process.
-	block bool
-	// slow delays every Play.
-	slow time.Duration
-
-	mu       sync.Mutex
-	pos      *engine.Position
-	exited   bool
-	killed   bool
-	dead     chan struct{} // closed by Kill
-	calls    []string
-	inflight int
-	overlap  bool
-}
-
-func (f *fakePlayer) enter(call string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.dead == nil {
-		f.dead = make(chan struct{})
-	}
-	f.calls = append(f.calls, call)
-	f.inflight++
-	if f.inflight > 1 {
-		f.overlap = true
-	}
-}
-
-func (f *fakePlayer) leave() {
-	f.mu.Lock()
-	f.inflight--
-	f.mu.Unlock()
-}
-
-// hang blocks as a frozen process does, until ctx is done or f is killed.
-func (f *fakePlayer) hang(ctx context.Context) error {
-	f.mu.Lock()
-	dead := f.dead
-	f.mu.Unlock()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-dead:
-		return fmt.Errorf("%w: killed", ErrDisconnected)
-	}
-}
-
-func (f *fakePlayer) Name() string { return f.name }
-func (f *fakePlayer) NewGame(_ context.Context, s Setup) error {
-	f.enter("newgame")
-	defer f.leave()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.killed {
-		return fmt.Errorf("%w: killed", ErrDisconnected)
-	}
-	f.pos = engine.NewPosition(s.Rules)
-	return f.pos.PlayMoveList(s.Moves)
-}
-func (f *fakePlayer) Play(ctx context.Context, m engine.Move) error {
-	f.enter("play " + strconv.Itoa(int(m)))
-	defer f.leave()
-	if f.block {
-		return f.hang(ctx)
-	}
-	if err := ctx.Err(); err != nil { // as gRPC does
-		return fmt.Errorf("rpc error: code = Canceled desc = %w", err)
-	}
-	f.mu.Lock()
-	slow, playErr := f.slow, f.playErr
-	f.mu.Unlock()
-	time.Sleep(slow)
-	if playErr != nil {
-		return playErr
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.pos.Apply(m)
-}
-func (f *fakePlayer) Undo(ctx context.Context) error {
-	f.enter("undo")
-	defer f.leave()
-	if f.block {
-		return f.hang(ctx)
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.pos.Undo()
-	return nil
-}
-func (f *fakePlayer) GenMove(ctx context.Context, _ MoveRequest) (string, error) {
-	f.enter("genmove")
-	defer f.leave()
-	f.mu.Lock()
-	pos := f.pos.Clone()
-	f.mu.Unlock()
-	text, err := f.answer(ctx, pos)
-	if err == nil { // play it, as a bot does
-		f.mu.Lock()
-		if m, perr := f.pos.Rules().ParseMove(text); perr == nil && f.pos.Legal(m) {
-			f.pos.Play(m)
-		}
-		f.mu.Unlock()
-	}
-	return text, err
-}
-func (f *fakePlayer) Exit() (bool, string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.exited, "exit status 3"
-}
-func (f *fakePlayer) Kill() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.dead == nil {
-		f.dead = make(chan struct{})
-	}
-	if !f.killed {
-		f.killed = true
-		close(f.dead)
-	}
-}
-func (f *fakePlayer) Close() { f.Kill() }
-
-// set changes f's behaviour while a mailbox may be delivering to it.
-func (f *fakePlayer) set(slow time.Duration, playErr error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.slow, f.playErr = slow, playErr
-}
-
-func (f *fakePlayer) wasKilled() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.killed
-}
-
-func (f *fakePlayer) hash() uint64 {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.pos.Hash()
-}
-
-// firstLegal answers the first legal move.
-func firstLegal(_ context.Context, pos *engine.Position) (string, error) {
-	return pos.Rules().FormatMove(pos.LegalMoves(nil)[0]), nil
-}
 
 func TestForfeits(t *testing.T) {
 	tests := []struct {
 		name    string
-		answer  func(*fakePlayer) func(context.Context, *engine.Position) (string, error)
+		answer  func(*refereetest.Player) func(context.Context, *engine.Position) (string, error)
 		forfeit record.Forfeit
 		detail  string
 		killed  bool
 	}{
-		{"stall", func(*fakePlayer) func(context.Context, *engine.Position) (string, error) {
+		{"stall", func(*refereetest.Player) func(context.Context, *engine.Position) (string, error) {
 			return func(ctx context.Context, _ *engine.Position) (string, error) { <-ctx.Done(); return "", ctx.Err() }
 		}, record.ForfeitTimeout, "x (bot) timed out after 50 ms", true},
-		{"late", func(*fakePlayer) func(context.Context, *engine.Position) (string, error) {
+		{"late", func(*refereetest.Player) func(context.Context, *engine.Position) (string, error) {
 			return func(context.Context, *engine.Position) (string, error) {
 				time.Sleep(120 * time.Millisecond)
 				return "4", nil
 			}
 		}, record.ForfeitTimeout, "answered after", true},
-		{"crash", func(f *fakePlayer) func(context.Context, *engine.Position) (string, error) {
+		{"crash", func(f *refereetest.Player) func(context.Context, *engine.Position) (string, error) {
 			return func(context.Context, *engine.Position) (string, error) {
-				f.mu.Lock()
-				f.exited = true
-				f.mu.Unlock()
+				f.Crash()
 				return "", errors.New("connection reset")
 			}
 		}, record.ForfeitCrash, "x (bot) crashed: exit status 3", true},
-		{"disconnect", func(*fakePlayer) func(context.Context, *engine.Position) (string, error) {
+		{"disconnect", func(*refereetest.Player) func(context.Context, *engine.Position) (string, error) {
 			return func(context.Context, *engine.Position) (string, error) {
-				return "", fmt.Errorf("%w: transport closing", ErrDisconnected)
+				return "", fmt.Errorf("%w: transport closing", referee.ErrDisconnected)
 			}
 		}, record.ForfeitCrash, "disconnected", true},
-		{"error", func(*fakePlayer) func(context.Context, *engine.Position) (string, error) {
+		{"error", func(*refereetest.Player) func(context.Context, *engine.Position) (string, error) {
 			return func(context.Context, *engine.Position) (string, error) { return "", errors.New("no idea") }
 		}, record.ForfeitProtocolError, "answered an error: no idea", true},
-		{"garbage", func(*fakePlayer) func(context.Context, *engine.Position) (string, error) {
+		{"garbage", func(*refereetest.Player) func(context.Context, *engine.Position) (string, error) {
 			return func(context.Context, *engine.Position) (string, error) { return "zz!9", nil }
 		}, record.ForfeitIllegalMove, "unparsable move", false},
-		{"full column", func(*fakePlayer) func(context.Context, *engine.Position) (string, error) {
+		{"full column", func(*refereetest.Player) func(context.Context, *engine.Position) (string, error) {
 			return func(context.Context, *engine.Position) (string, error) { return "1", nil }
 		}, record.ForfeitIllegalMove, "illegal move 1: column 1: column is full", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g := New(engine.Connect4(), Config{Grace: 30 * time.Millisecond, Clock: Clock{MoveTime: 50 * time.Millisecond}})
+			g := referee.New(engine.Connect4(), referee.Config{Grace: 30 * time.Millisecond, Clock: referee.Clock{MoveTime: 50 * time.Millisecond}})
 			ctx := context.Background()
 			for i := 0; i < 6; i++ { // fill column 1
 				if err := g.Play(ctx, engine.Color(i&1), 0); err != nil {
 					t.Fatal(err)
 				}
 			}
-			bot := &fakePlayer{name: "bot"}
-			bot.answer = tc.answer(bot)
+			bot := &refereetest.Player{Label: "bot"}
+			bot.Answer = tc.answer(bot)
 			if err := g.Attach(ctx, engine.X, bot); err != nil {
 				t.Fatal(err)
 			}
@@ -236,13 +78,13 @@ func TestForfeits(t *testing.T) {
 			if rec.Result != "O+" || rec.Reason != record.ReasonForfeit || rec.Forfeit != tc.forfeit || *rec.Winner != "controller" {
 				t.Errorf("record %+v", rec)
 			}
-			if bot.wasKilled() != tc.killed || out.Killed != tc.killed {
-				t.Errorf("killed = %v, outcome says %v, want %v", bot.killed, out.Killed, tc.killed)
+			if bot.Killed() != tc.killed || out.Killed != tc.killed {
+				t.Errorf("killed = %v, outcome says %v, want %v", bot.Killed(), out.Killed, tc.killed)
 			}
 			if g.Position().Hash() != before || len(rec.Moves) != 6 {
 				t.Errorf("a forfeit changed the position or lost the record's moves")
 			}
-			if err := g.Play(ctx, engine.X, 1); !errors.Is(err, ErrIllegalMove) || !strings.Contains(err.Error(), "game is over") {
+			if err := g.Play(ctx, engine.X, 1); !errors.Is(err, referee.ErrIllegalMove) || !strings.Contains(err.Error(), "game is over") {
 				t.Errorf("play after forfeit: %v", err)
 			}
 		})
@@ -252,8 +94,8 @@ func TestForfeits(t *testing.T) {
 func TestGameToTheEnd(t *testing.T) {
 	ctx := context.Background()
 	rules, _ := engine.ParseRules("tictactoe")
-	g := New(rules, Config{})
-	a, b := &fakePlayer{name: "a", answer: firstLegal}, &fakePlayer{name: "b", answer: firstLegal}
+	g := referee.New(rules, referee.Config{})
+	a, b := &refereetest.Player{Label: "a", Answer: refereetest.FirstLegal}, &refereetest.Player{Label: "b", Answer: refereetest.FirstLegal}
 	if err := g.Attach(ctx, engine.X, a); err != nil {
 		t.Fatal(err)
 	}
@@ -270,26 +112,26 @@ func TestGameToTheEnd(t *testing.T) {
 	if rec.Result != "X+" || rec.Reason != record.ReasonWin || *rec.Winner != "a" || len(rec.Moves) != 7 {
 		t.Errorf("record %+v", rec)
 	}
-	if a.hash() != g.Position().Hash() || b.hash() != g.Position().Hash() {
+	if a.Hash() != g.Position().Hash() || b.Hash() != g.Position().Hash() {
 		t.Errorf("players did not follow the game")
 	}
 	if err := g.Undo(ctx); err != nil || g.Over() || g.Position().Ply() != 6 || g.Record().Result != "" {
 		t.Errorf("undo of the winning move: %v, over=%v", err, g.Over())
 	}
 	g.Settle(ctx)
-	if a.hash() != g.Position().Hash() || b.hash() != g.Position().Hash() {
+	if a.Hash() != g.Position().Hash() || b.Hash() != g.Position().Hash() {
 		t.Errorf("players did not follow the undo")
 	}
-	for _, p := range []*fakePlayer{a, b} {
-		if p.overlap {
-			t.Errorf("%s: calls overlapped: %v", p.name, p.calls)
+	for _, p := range []*refereetest.Player{a, b} {
+		if calls, overlapped := p.Calls(); overlapped {
+			t.Errorf("%s: calls overlapped: %v", p.Label, calls)
 		}
 	}
 }
 
 func TestPlayRefusals(t *testing.T) {
 	ctx := context.Background()
-	g := New(engine.Connect4(), Config{})
+	g := referee.New(engine.Connect4(), referee.Config{})
 	if err := g.Play(ctx, engine.O, 3); err == nil || !strings.Contains(err.Error(), "o is not to move") {
 		t.Errorf("wrong side: %v", err)
 	}
@@ -303,8 +145,8 @@ func TestPlayRefusals(t *testing.T) {
 
 func TestBrokenPlayerForfeitsOnItsTurn(t *testing.T) {
 	ctx := context.Background()
-	g := New(engine.Connect4(), Config{})
-	bot := &fakePlayer{name: "bot", answer: firstLegal, playErr: fmt.Errorf("%w: EOF", ErrDisconnected)}
+	g := referee.New(engine.Connect4(), referee.Config{})
+	bot := &refereetest.Player{Label: "bot", Answer: refereetest.FirstLegal, PlayErr: fmt.Errorf("%w: EOF", referee.ErrDisconnected)}
 	if err := g.Attach(ctx, engine.O, bot); err != nil {
 		t.Fatal(err)
 	}
@@ -317,34 +159,6 @@ func TestBrokenPlayerForfeitsOnItsTurn(t *testing.T) {
 	}
 }
 
-func TestClock(t *testing.T) {
-	c := Clock{MoveTime: time.Second, Main: 10 * time.Second, Byo: 2 * time.Second, Stones: 2}
-	var s sideClock
-	s.reset(c)
-	if b := s.budget(c); b != 12*time.Second {
-		t.Errorf("budget in main time = %v", b)
-	}
-	s.spend(c, 11*time.Second) // main gone, 1 s into the first byo-yomi stone
-	if s.main != 0 || s.stonesLeft != 1 || s.byo != time.Second {
-		t.Errorf("after overrun: %+v", s)
-	}
-	s.spend(c, 500*time.Millisecond) // period complete: reset
-	if s.stonesLeft != 2 || s.byo != 2*time.Second {
-		t.Errorf("after the period: %+v", s)
-	}
-	inc := Clock{Main: time.Second, Increment: 100 * time.Millisecond}
-	s.reset(inc)
-	s.spend(inc, 300*time.Millisecond)
-	if s.budget(inc) != 800*time.Millisecond {
-		t.Errorf("after a move with increment: %v", s.budget(inc))
-	}
-	fixed := Clock{MoveTime: 300 * time.Millisecond}
-	s.reset(fixed)
-	if s.budget(fixed) != 300*time.Millisecond {
-		t.Errorf("fixed move time budget = %v", s.budget(fixed))
-	}
-}
-
 // TestForbiddenForfeit: in renju, black's bot answering a double three
 // forfeits with reason forbidden, the move and the foul quoted, and is not
 // killed (it broke a rule, not the protocol); the same answer is a move in
@@ -354,7 +168,7 @@ func TestForbiddenForfeit(t *testing.T) {
 	for _, rs := range []string{"renju", "gomoku"} {
 		t.Run(rs, func(t *testing.T) {
 			rules, _ := engine.ParseRules(rs)
-			g := New(rules, Config{Clock: Clock{MoveTime: time.Second}})
+			g := referee.New(rules, referee.Config{Clock: referee.Clock{MoveTime: time.Second}})
 			for _, s := range []string{"f8", "a1", "g8", "c1", "h9", "e1", "h10", "a15"} {
 				m, _ := rules.ParseMove(s)
 				if err := g.Play(ctx, g.Position().ToMove(), m); err != nil {
@@ -363,7 +177,7 @@ func TestForbiddenForfeit(t *testing.T) {
 			}
 			h8, _ := rules.ParseMove("h8")
 			err := g.Play(ctx, engine.X, h8)
-			if rs == "renju" && (!errors.Is(err, ErrIllegalMove) || !strings.Contains(err.Error(), "double three")) {
+			if rs == "renju" && (!errors.Is(err, referee.ErrIllegalMove) || !strings.Contains(err.Error(), "double three")) {
 				t.Fatalf("controller's h8: %v; want an illegal move naming the double three", err)
 			}
 			if rs == "gomoku" {
@@ -372,7 +186,7 @@ func TestForbiddenForfeit(t *testing.T) {
 				}
 				return
 			}
-			bot := &fakePlayer{name: "bot", answer: func(context.Context, *engine.Position) (string, error) { return "h8", nil }}
+			bot := &refereetest.Player{Label: "bot", Answer: func(context.Context, *engine.Position) (string, error) { return "h8", nil }}
 			if err := g.Attach(ctx, engine.X, bot); err != nil {
 				t.Fatal(err)
 			}
@@ -384,8 +198,8 @@ func TestForbiddenForfeit(t *testing.T) {
 				t.Errorf("outcome %+v; want forfeit forbidden quoting h8 and the double three", out)
 			}
 			rec := g.Record()
-			if rec.Result != "O+" || rec.Forfeit != record.ForfeitForbidden || bot.wasKilled() || out.Killed {
-				t.Errorf("record %+v, killed %v", rec, bot.wasKilled())
+			if rec.Result != "O+" || rec.Forfeit != record.ForfeitForbidden || bot.Killed() || out.Killed {
+				t.Errorf("record %+v, killed %v", rec, bot.Killed())
 			}
 		})
 	}
@@ -410,13 +224,13 @@ func TestRenjuBlackWithNoLegalMove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := New(rules, Config{Clock: Clock{MoveTime: time.Second}})
+	g := referee.New(rules, referee.Config{Clock: referee.Clock{MoveTime: time.Second}})
 	for _, m := range moves {
 		if err := g.Play(ctx, g.Position().ToMove(), m); err != nil {
 			t.Fatal(err)
 		}
 	}
-	bot := &fakePlayer{name: "white", answer: func(context.Context, *engine.Position) (string, error) { return "b6", nil }}
+	bot := &refereetest.Player{Label: "white", Answer: func(context.Context, *engine.Position) (string, error) { return "b6", nil }}
 	if err := g.Attach(ctx, engine.O, bot); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package referee
+package referee_test
 
 import (
 	"context"
@@ -12,14 +12,16 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
+	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/host/referee/refereetest"
 )
 
 // attach attaches players to a new Connect-4 game, failing the test on an
 // error.
-func attach(t *testing.T, cfg Config, x, o *fakePlayer) *Game {
+func attach(t *testing.T, cfg referee.Config, x, o *refereetest.Player) *referee.Game {
 	t.Helper()
-	g := New(engine.Connect4(), cfg)
-	for c, p := range []*fakePlayer{x, o} {
+	g := referee.New(engine.Connect4(), cfg)
+	for c, p := range []*refereetest.Player{x, o} {
 		if p == nil {
 			continue
 		}
@@ -44,9 +46,9 @@ func TestCancelledContextIsNeverAVerdict(t *testing.T) {
 		name    string
 		failing bool // the player failed a notification on its own: a verdict awaits it
 		// run cancels and uses ctx on g, whose o player is bot.
-		run func(t *testing.T, g *Game, bot *fakePlayer, ctx context.Context, cancel context.CancelFunc) error
+		run func(t *testing.T, g *referee.Game, bot *refereetest.Player, ctx context.Context, cancel context.CancelFunc) error
 	}{
-		{"cancelled before the controller's move", false, func(t *testing.T, g *Game, bot *fakePlayer, ctx context.Context, cancel context.CancelFunc) error {
+		{"cancelled before the controller's move", false, func(t *testing.T, g *referee.Game, bot *refereetest.Player, ctx context.Context, cancel context.CancelFunc) error {
 			cancel()
 			// Under the old referee, Play was told with ctx, failed with
 			// Canceled, marked o broken, and the genmove below forfeited
@@ -57,47 +59,47 @@ func TestCancelledContextIsNeverAVerdict(t *testing.T) {
 			_, err := g.GenMove(ctx, engine.O)
 			return err
 		}},
-		{"cancelled while the bot thinks", false, func(t *testing.T, g *Game, bot *fakePlayer, ctx context.Context, cancel context.CancelFunc) error {
+		{"cancelled while the bot thinks", false, func(t *testing.T, g *referee.Game, bot *refereetest.Player, ctx context.Context, cancel context.CancelFunc) error {
 			if err := g.Play(context.Background(), engine.X, 3); err != nil {
 				t.Fatal(err)
 			}
-			bot.answer = func(c context.Context, pos *engine.Position) (string, error) {
+			bot.Answer = func(c context.Context, pos *engine.Position) (string, error) {
 				cancel()
 				return blockOnCtx(c, pos)
 			}
 			_, err := g.GenMove(ctx, engine.O)
-			bot.answer = firstLegal
+			bot.Answer = refereetest.FirstLegal
 			return err
 		}},
-		{"cancelled while the bot takes a notification", false, func(t *testing.T, g *Game, bot *fakePlayer, ctx context.Context, cancel context.CancelFunc) error {
-			bot.set(300*time.Millisecond, nil)
+		{"cancelled while the bot takes a notification", false, func(t *testing.T, g *referee.Game, bot *refereetest.Player, ctx context.Context, cancel context.CancelFunc) error {
+			bot.Set(300*time.Millisecond, nil)
 			if err := g.Play(context.Background(), engine.X, 3); err != nil {
 				t.Fatal(err)
 			}
 			time.AfterFunc(20*time.Millisecond, cancel)
 			_, err := g.GenMove(ctx, engine.O)
-			bot.set(0, nil)
+			bot.Set(0, nil)
 			return err
 		}},
-		{"cancelled when the notification failed", true, func(t *testing.T, g *Game, bot *fakePlayer, ctx context.Context, cancel context.CancelFunc) error {
-			bot.set(0, errors.New("rpc error: code = Canceled desc = context canceled"))
+		{"cancelled when the notification failed", true, func(t *testing.T, g *referee.Game, bot *refereetest.Player, ctx context.Context, cancel context.CancelFunc) error {
+			bot.Set(0, errors.New("rpc error: code = Canceled desc = context canceled"))
 			if err := g.Play(context.Background(), engine.X, 3); err != nil {
 				t.Fatal(err)
 			}
 			g.Settle(context.Background())
-			bot.set(0, nil)
+			bot.Set(0, nil)
 			cancel()
 			_, err := g.GenMove(ctx, engine.O)
 			return err
 		}},
-		{"cancelled attach", false, func(t *testing.T, g *Game, bot *fakePlayer, ctx context.Context, cancel context.CancelFunc) error {
+		{"cancelled attach", false, func(t *testing.T, g *referee.Game, bot *refereetest.Player, ctx context.Context, cancel context.CancelFunc) error {
 			cancel()
 			return g.Attach(ctx, engine.O, bot)
 		}},
-		{"cancelled restart", false, func(t *testing.T, g *Game, bot *fakePlayer, ctx context.Context, cancel context.CancelFunc) error {
+		{"cancelled restart", false, func(t *testing.T, g *referee.Game, bot *refereetest.Player, ctx context.Context, cancel context.CancelFunc) error {
 			cancel()
 			err := g.Restart(ctx, engine.Connect4())
-			var refusal *RefusalError
+			var refusal *referee.RefusalError
 			if errors.As(err, &refusal) {
 				t.Errorf("a cancelled restart blamed the player: %v", err)
 			}
@@ -106,8 +108,8 @@ func TestCancelledContextIsNeverAVerdict(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			bot := &fakePlayer{name: "random", answer: firstLegal}
-			g := attach(t, Config{Clock: Clock{MoveTime: time.Second}}, nil, bot)
+			bot := &refereetest.Player{Label: "random", Answer: refereetest.FirstLegal}
+			g := attach(t, referee.Config{Clock: referee.Clock{MoveTime: time.Second}}, nil, bot)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			err := tc.run(t, g, bot, ctx, cancel)
@@ -117,7 +119,7 @@ func TestCancelledContextIsNeverAVerdict(t *testing.T) {
 			if g.Over() || g.Record().Forfeit != "" {
 				t.Errorf("a cancelled request ended the game: %s", g.Record().Summary())
 			}
-			if bot.wasKilled() {
+			if bot.Killed() {
 				t.Errorf("a cancelled request killed the player")
 			}
 			if tc.failing {
@@ -144,8 +146,8 @@ func TestCancelledContextIsNeverAVerdict(t *testing.T) {
 
 // frozen is a player that hangs in every notification, as a SIGSTOPped
 // process does; it answers no move in time either.
-func frozen(name string) *fakePlayer {
-	return &fakePlayer{name: name, block: true, answer: blockOnCtx}
+func frozen(name string) *refereetest.Player {
+	return &refereetest.Player{Label: name, Block: true, Answer: blockOnCtx}
 }
 
 // With x frozen, the healthy side's genmove returns as soon as its move is
@@ -155,8 +157,8 @@ func frozen(name string) *fakePlayer {
 func TestOnlyTheGuiltySideWaits(t *testing.T) {
 	const callTimeout = 10 * time.Second // what the mover would have waited before
 	movetime, grace := 200*time.Millisecond, 50*time.Millisecond
-	x, o := frozen("frozen"), &fakePlayer{name: "healthy", answer: firstLegal}
-	g := attach(t, Config{Clock: Clock{MoveTime: movetime}, Grace: grace, CallTimeout: callTimeout}, x, o)
+	x, o := frozen("frozen"), &refereetest.Player{Label: "healthy", Answer: refereetest.FirstLegal}
+	g := attach(t, referee.Config{Clock: referee.Clock{MoveTime: movetime}, Grace: grace, CallTimeout: callTimeout}, x, o)
 	ctx := context.Background()
 
 	start := time.Now()
@@ -170,7 +172,7 @@ func TestOnlyTheGuiltySideWaits(t *testing.T) {
 	if err != nil || !out.Played {
 		t.Fatalf("genmove o: %+v, %v", out, err)
 	}
-	if x.wasKilled() {
+	if x.Killed() {
 		t.Errorf("x was killed before it was asked to move")
 	}
 
@@ -188,15 +190,17 @@ func TestOnlyTheGuiltySideWaits(t *testing.T) {
 			t.Errorf("detail %q lacks %q", out.Detail, want)
 		}
 	}
-	if !x.wasKilled() || o.wasKilled() {
-		t.Errorf("killed: x %v, o %v; want x only", x.wasKilled(), o.wasKilled())
+	if !x.Killed() || o.Killed() {
+		t.Errorf("killed: x %v, o %v; want x only", x.Killed(), o.Killed())
 	}
 	rec := g.Record()
 	if rec.Result != "O+" || rec.Forfeit != record.ForfeitTimeout || rec.Players.X != "frozen" || *rec.Winner != "healthy" {
 		t.Errorf("record %+v", rec)
 	}
-	if x.overlap || o.overlap {
-		t.Errorf("calls overlapped: x %v, o %v", x.calls, o.calls)
+	xCalls, xOverlapped := x.Calls()
+	oCalls, oOverlapped := o.Calls()
+	if xOverlapped || oOverlapped {
+		t.Errorf("calls overlapped: x %v, o %v", xCalls, oCalls)
 	}
 }
 
@@ -204,11 +208,11 @@ func TestOnlyTheGuiltySideWaits(t *testing.T) {
 // it is to take notifications.
 func TestCallsStaySequential(t *testing.T) {
 	rules, _ := engine.ParseRules("tictactoe")
-	x := &fakePlayer{name: "x", answer: firstLegal, slow: 5 * time.Millisecond}
-	o := &fakePlayer{name: "o", answer: firstLegal, slow: 5 * time.Millisecond}
-	g := New(rules, Config{Clock: Clock{MoveTime: 5 * time.Second}})
+	x := &refereetest.Player{Label: "x", Answer: refereetest.FirstLegal, Slow: 5 * time.Millisecond}
+	o := &refereetest.Player{Label: "o", Answer: refereetest.FirstLegal, Slow: 5 * time.Millisecond}
+	g := referee.New(rules, referee.Config{Clock: referee.Clock{MoveTime: 5 * time.Second}})
 	ctx := context.Background()
-	for c, p := range []*fakePlayer{x, o} {
+	for c, p := range []*refereetest.Player{x, o} {
 		if err := g.Attach(ctx, engine.Color(c), p); err != nil {
 			t.Fatal(err)
 		}
@@ -235,16 +239,17 @@ func TestCallsStaySequential(t *testing.T) {
 	wantX := "newgame play 4 undo genmove play 1 genmove play 3 genmove play 5 genmove newgame genmove"
 	wantO := "newgame play 4 undo play 0 genmove play 2 genmove play 4 genmove play 6 newgame play 0"
 	for _, tc := range []struct {
-		p    *fakePlayer
+		p    *refereetest.Player
 		want string
 	}{{x, wantX}, {o, wantO}} {
-		if tc.p.overlap {
-			t.Errorf("%s: calls overlapped", tc.p.name)
+		calls, overlapped := tc.p.Calls()
+		if overlapped {
+			t.Errorf("%s: calls overlapped", tc.p.Label)
 		}
 		// The winning move's notification may be dropped by the restart.
-		got := strings.Join(tc.p.calls, " ")
+		got := strings.Join(calls, " ")
 		if got != tc.want && got != strings.Replace(tc.want, "play 6 newgame", "newgame", 1) {
-			t.Errorf("%s's calls:\n%s\nwant\n%s", tc.p.name, got, tc.want)
+			t.Errorf("%s's calls:\n%s\nwant\n%s", tc.p.Label, got, tc.want)
 		}
 	}
 }
@@ -261,27 +266,27 @@ func TestFailedNotificationVerdicts(t *testing.T) {
 		detail  string
 	}{
 		{"exited", errors.New("EOF"), true, record.ForfeitCrash, "o (bot) crashed when told x's move 4: exit status 3"},
-		{"disconnected", fmt.Errorf("%w: transport is closing", ErrDisconnected), false, record.ForfeitCrash, "o (bot) disconnected when told x's move 4"},
+		{"disconnected", fmt.Errorf("%w: transport is closing", referee.ErrDisconnected), false, record.ForfeitCrash, "o (bot) disconnected when told x's move 4"},
 		{"error", errors.New("move 4 is illegal on my board"), false, record.ForfeitProtocolError, "o (bot) failed to take x's move 4: move 4 is illegal on my board"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			bot := &fakePlayer{name: "bot", answer: firstLegal, playErr: tc.err}
-			g := attach(t, Config{}, nil, bot)
+			bot := &refereetest.Player{Label: "bot", Answer: refereetest.FirstLegal, PlayErr: tc.err}
+			g := attach(t, referee.Config{}, nil, bot)
 			ctx := context.Background()
 			if err := g.Play(ctx, engine.X, 3); err != nil {
 				t.Fatal(err)
 			}
 			g.Settle(ctx)
-			bot.mu.Lock()
-			bot.exited = tc.exited
-			bot.mu.Unlock()
+			if tc.exited {
+				bot.Crash()
+			}
 			out, err := g.GenMove(ctx, engine.O)
 			if err != nil || out.Forfeit != tc.forfeit || !strings.Contains(out.Detail, tc.detail) {
 				t.Errorf("outcome %+v, %v; want %s with %q", out, err, tc.forfeit, tc.detail)
 			}
-			if g.Record().Result != "X+" || !bot.wasKilled() {
-				t.Errorf("record %s, killed %v", g.Record().Summary(), bot.wasKilled())
+			if g.Record().Result != "X+" || !bot.Killed() {
+				t.Errorf("record %s, killed %v", g.Record().Summary(), bot.Killed())
 			}
 		})
 	}
@@ -291,8 +296,8 @@ func TestFailedNotificationVerdicts(t *testing.T) {
 // the side's move time: a frozen loser is killed, never waited on for long.
 func TestRecordSettlesAFinishedGame(t *testing.T) {
 	rules, _ := engine.ParseRules("tictactoe")
-	x, o := &fakePlayer{name: "winner", answer: firstLegal}, frozen("loser")
-	g := New(rules, Config{Clock: Clock{MoveTime: 100 * time.Millisecond}, Grace: 50 * time.Millisecond, CallTimeout: 10 * time.Second})
+	x, o := &refereetest.Player{Label: "winner", Answer: refereetest.FirstLegal}, frozen("loser")
+	g := referee.New(rules, referee.Config{Clock: referee.Clock{MoveTime: 100 * time.Millisecond}, Grace: 50 * time.Millisecond, CallTimeout: 10 * time.Second})
 	ctx := context.Background()
 	if err := g.Attach(ctx, engine.X, x); err != nil {
 		t.Fatal(err)
@@ -314,8 +319,8 @@ func TestRecordSettlesAFinishedGame(t *testing.T) {
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("reading the record took %v", took)
 	}
-	if !o.wasKilled() || x.wasKilled() {
-		t.Errorf("killed: loser %v, winner %v; want the loser only", o.wasKilled(), x.wasKilled())
+	if !o.Killed() || x.Killed() {
+		t.Errorf("killed: loser %v, winner %v; want the loser only", o.Killed(), x.Killed())
 	}
 	if rec.Result != "X+" || rec.Reason != record.ReasonWin {
 		t.Errorf("the result changed: %s", rec.Summary())
@@ -325,8 +330,8 @@ func TestRecordSettlesAFinishedGame(t *testing.T) {
 // A finished game's record keeps the names of the players that played it
 // when the front end detaches them (gtpfront drops a forfeiting bot).
 func TestRecordKeepsTheNamesOfAFinishedGame(t *testing.T) {
-	bot := &fakePlayer{name: "hang", answer: blockOnCtx}
-	g := attach(t, Config{Clock: Clock{MoveTime: 50 * time.Millisecond}, Grace: 10 * time.Millisecond}, nil, bot)
+	bot := &refereetest.Player{Label: "hang", Answer: blockOnCtx}
+	g := attach(t, referee.Config{Clock: referee.Clock{MoveTime: 50 * time.Millisecond}, Grace: 10 * time.Millisecond}, nil, bot)
 	ctx := context.Background()
 	if err := g.Play(ctx, engine.X, 3); err != nil {
 		t.Fatal(err)
@@ -344,7 +349,7 @@ func TestRecordKeepsTheNamesOfAFinishedGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	if p := g.Record().Players; p.O != "controller" {
-		t.Errorf("a new game kept the detached player's name: %+v", p)
+		t.Errorf("a new game kept the detached player's Label: %+v", p)
 	}
 }
 
@@ -353,19 +358,19 @@ func TestRecordKeepsTheNamesOfAFinishedGame(t *testing.T) {
 func TestUndoAfterTheEnd(t *testing.T) {
 	tests := []struct {
 		name string
-		end  func(t *testing.T, g *Game)
+		end  func(t *testing.T, g *referee.Game)
 		ok   bool
 		want string
 	}{
-		{"win", func(t *testing.T, g *Game) {
+		{"win", func(t *testing.T, g *referee.Game) {
 			for _, m := range []engine.Move{0, 1, 0, 1, 0, 1, 0} {
 				if err := g.Play(context.Background(), g.Position().ToMove(), m); err != nil {
 					t.Fatal(err)
 				}
 			}
 		}, true, ""},
-		{"forfeit", func(t *testing.T, g *Game) {
-			bot := &fakePlayer{name: "illegal", answer: func(context.Context, *engine.Position) (string, error) { return "9", nil }}
+		{"forfeit", func(t *testing.T, g *referee.Game) {
+			bot := &refereetest.Player{Label: "illegal", Answer: func(context.Context, *engine.Position) (string, error) { return "9", nil }}
 			if err := g.Attach(context.Background(), engine.X, bot); err != nil {
 				t.Fatal(err)
 			}
@@ -373,16 +378,16 @@ func TestUndoAfterTheEnd(t *testing.T) {
 				t.Fatalf("%+v %v", out, err)
 			}
 		}, false, "cannot undo: the game ended by forfeit, not by a move (O+ forfeit: x (illegal) answered"},
-		{"resignation", func(t *testing.T, g *Game) {
+		{"resignation", func(t *testing.T, g *referee.Game) {
 			if err := g.Resign(engine.X); err != nil {
 				t.Fatal(err)
 			}
 		}, false, "cannot undo: the game ended by resignation"},
-		{"adjudication", func(t *testing.T, g *Game) { g.Adjudicate("draw by the move limit") }, false, "cannot undo: the game ended by adjudication"},
+		{"adjudication", func(t *testing.T, g *referee.Game) { g.Adjudicate("draw by the move limit") }, false, "cannot undo: the game ended by adjudication"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g := New(engine.Connect4(), Config{})
+			g := referee.New(engine.Connect4(), referee.Config{})
 			ctx := context.Background()
 			for _, m := range []engine.Move{3, 3} {
 				if err := g.Play(ctx, g.Position().ToMove(), m); err != nil {
@@ -393,7 +398,7 @@ func TestUndoAfterTheEnd(t *testing.T) {
 			before, summary, plies := g.Position().Hash(), g.Record().Summary(), g.Position().Ply()
 			err := g.Undo(ctx)
 			if !tc.ok {
-				if !errors.Is(err, ErrCannotUndo) || !strings.Contains(err.Error(), tc.want) {
+				if !errors.Is(err, referee.ErrCannotUndo) || !strings.Contains(err.Error(), tc.want) {
 					t.Errorf("undo: %v; want %q", err, tc.want)
 				}
 				if g.Position().Hash() != before || g.Record().Summary() != summary || len(g.Record().Moves) != plies {
@@ -406,8 +411,8 @@ func TestUndoAfterTheEnd(t *testing.T) {
 			}
 		})
 	}
-	g := New(engine.Connect4(), Config{})
-	if err := g.Undo(context.Background()); !errors.Is(err, ErrCannotUndo) || strings.Count(err.Error(), "cannot undo") != 1 {
+	g := referee.New(engine.Connect4(), referee.Config{})
+	if err := g.Undo(context.Background()); !errors.Is(err, referee.ErrCannotUndo) || strings.Count(err.Error(), "cannot undo") != 1 {
 		t.Errorf("undo on an empty board: %v", err)
 	}
 }
@@ -420,12 +425,12 @@ func TestQuote(t *testing.T) {
 		{"no idea", "no idea"},
 		{"two\nlines\r\x00end", "two lines  end"},
 		{"bad \xff byte", "bad \uFFFD byte"},
-		{strings.Repeat("a", MaxQuote), strings.Repeat("a", MaxQuote)},
-		{long, strings.Repeat("a", MaxQuote) + "… (300 bytes)"},
-		{euro, strings.Repeat("€", MaxQuote/3) + "… (300 bytes)"},
+		{strings.Repeat("a", referee.MaxQuote), strings.Repeat("a", referee.MaxQuote)},
+		{long, strings.Repeat("a", referee.MaxQuote) + "… (300 bytes)"},
+		{euro, strings.Repeat("€", referee.MaxQuote/3) + "… (300 bytes)"},
 	}
 	for _, tc := range tests {
-		if got := Quote(tc.in); got != tc.want {
+		if got := referee.Quote(tc.in); got != tc.want {
 			t.Errorf("Quote(%.20q…) = %.40q…; want %.40q…", tc.in, got, tc.want)
 		}
 	}
@@ -436,11 +441,11 @@ func FuzzQuote(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		q := Quote(s)
+		q := referee.Quote(s)
 		if !utf8.ValidString(q) || strings.IndexFunc(q, unicode.IsControl) >= 0 {
 			t.Fatalf("Quote(%q) = %q: not one line of UTF-8", s, q)
 		}
-		if len(q) > MaxQuote+len("… (00000000000000000000 bytes)") {
+		if len(q) > referee.MaxQuote+len("… (00000000000000000000 bytes)") {
 			t.Fatalf("Quote of %d bytes is %d bytes", len(s), len(q))
 		}
 	})
@@ -449,8 +454,8 @@ func FuzzQuote(f *testing.F) {
 // A bot's error of any size is quoted in the record cut to MaxQuote bytes.
 func TestLongErrorIsCut(t *testing.T) {
 	huge := strings.Repeat("x", 1<<20)
-	bot := &fakePlayer{name: "bot", answer: func(context.Context, *engine.Position) (string, error) { return "", errors.New(huge) }}
-	g := attach(t, Config{}, bot, nil)
+	bot := &refereetest.Player{Label: "bot", Answer: func(context.Context, *engine.Position) (string, error) { return "", errors.New(huge) }}
+	g := attach(t, referee.Config{}, bot, nil)
 	out, err := g.GenMove(context.Background(), engine.X)
 	if err != nil || out.Forfeit != record.ForfeitProtocolError {
 		t.Fatalf("%+v, %v", out, err)
@@ -464,26 +469,30 @@ func TestLongErrorIsCut(t *testing.T) {
 func TestBadTimesAreRefused(t *testing.T) {
 	tests := []struct {
 		name string
-		set  func(g *Game) error
+		set  func(g *referee.Game) error
 		ok   bool
 	}{
-		{"clock", func(g *Game) error { return g.SetClock(Clock{Main: time.Minute, Byo: time.Second, Stones: 5}) }, true},
-		{"negative main", func(g *Game) error { return g.SetClock(Clock{Main: -time.Second}) }, false},
-		{"main past the limit", func(g *Game) error { return g.SetClock(Clock{Main: MaxTime + 1}) }, false},
-		{"negative byo-yomi", func(g *Game) error { return g.SetClock(Clock{Byo: -1}) }, false},
-		{"negative stones", func(g *Game) error { return g.SetClock(Clock{Byo: time.Second, Stones: -1}) }, false},
-		{"too many stones", func(g *Game) error { return g.SetClock(Clock{Byo: time.Second, Stones: MaxStones + 1}) }, false},
-		{"negative move time", func(g *Game) error { return g.SetClock(Clock{MoveTime: -time.Millisecond}) }, false},
-		{"negative increment", func(g *Game) error { return g.SetClock(Clock{Main: time.Second, Increment: -1}) }, false},
-		{"time left", func(g *Game) error { return g.SetTimeLeft(engine.X, 30*time.Second, 0) }, true},
-		{"time left at the limit", func(g *Game) error { return g.SetTimeLeft(engine.X, MaxTime, MaxStones) }, true},
-		{"negative time left", func(g *Game) error { return g.SetTimeLeft(engine.X, -time.Nanosecond, 0) }, false},
-		{"time left past the limit", func(g *Game) error { return g.SetTimeLeft(engine.O, MaxTime+1, 0) }, false},
-		{"negative stones left", func(g *Game) error { return g.SetTimeLeft(engine.O, time.Second, -2) }, false},
+		{"clock", func(g *referee.Game) error {
+			return g.SetClock(referee.Clock{Main: time.Minute, Byo: time.Second, Stones: 5})
+		}, true},
+		{"negative main", func(g *referee.Game) error { return g.SetClock(referee.Clock{Main: -time.Second}) }, false},
+		{"main past the limit", func(g *referee.Game) error { return g.SetClock(referee.Clock{Main: referee.MaxTime + 1}) }, false},
+		{"negative byo-yomi", func(g *referee.Game) error { return g.SetClock(referee.Clock{Byo: -1}) }, false},
+		{"negative stones", func(g *referee.Game) error { return g.SetClock(referee.Clock{Byo: time.Second, Stones: -1}) }, false},
+		{"too many stones", func(g *referee.Game) error {
+			return g.SetClock(referee.Clock{Byo: time.Second, Stones: referee.MaxStones + 1})
+		}, false},
+		{"negative move time", func(g *referee.Game) error { return g.SetClock(referee.Clock{MoveTime: -time.Millisecond}) }, false},
+		{"negative increment", func(g *referee.Game) error { return g.SetClock(referee.Clock{Main: time.Second, Increment: -1}) }, false},
+		{"time left", func(g *referee.Game) error { return g.SetTimeLeft(engine.X, 30*time.Second, 0) }, true},
+		{"time left at the limit", func(g *referee.Game) error { return g.SetTimeLeft(engine.X, referee.MaxTime, referee.MaxStones) }, true},
+		{"negative time left", func(g *referee.Game) error { return g.SetTimeLeft(engine.X, -time.Nanosecond, 0) }, false},
+		{"time left past the limit", func(g *referee.Game) error { return g.SetTimeLeft(engine.O, referee.MaxTime+1, 0) }, false},
+		{"negative stones left", func(g *referee.Game) error { return g.SetTimeLeft(engine.O, time.Second, -2) }, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g := New(engine.Connect4(), Config{Clock: Clock{MoveTime: 300 * time.Millisecond}})
+			g := referee.New(engine.Connect4(), referee.Config{Clock: referee.Clock{MoveTime: 300 * time.Millisecond}})
 			before := [2]time.Duration{g.Budget(engine.X), g.Budget(engine.O)}
 			err := tc.set(g)
 			if tc.ok {
@@ -492,10 +501,10 @@ func TestBadTimesAreRefused(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, ErrBadTime) || !strings.Contains(err.Error(), "out of range: from 0 to") {
-				t.Errorf("error %v; want ErrBadTime with the range", err)
+			if !errors.Is(err, referee.ErrBadTime) || !strings.Contains(err.Error(), "out of range: from 0 to") {
+				t.Errorf("error %v; want referee.ErrBadTime with the range", err)
 			}
-			if g.Clock() != (Clock{MoveTime: 300 * time.Millisecond}) || before != [2]time.Duration{g.Budget(engine.X), g.Budget(engine.O)} {
+			if g.Clock() != (referee.Clock{MoveTime: 300 * time.Millisecond}) || before != [2]time.Duration{g.Budget(engine.X), g.Budget(engine.O)} {
 				t.Errorf("a refused time changed the clock: %+v", g.Clock())
 			}
 		})
@@ -506,8 +515,8 @@ func TestBadTimesAreRefused(t *testing.T) {
 // it is killed and refuses the game; the healthy side takes it.
 func TestRestartWithAFrozenPlayer(t *testing.T) {
 	const callTimeout = 10 * time.Second
-	x, o := frozen("frozen"), &fakePlayer{name: "healthy", answer: firstLegal}
-	g := attach(t, Config{Clock: Clock{MoveTime: 100 * time.Millisecond}, Grace: 50 * time.Millisecond, CallTimeout: callTimeout}, x, o)
+	x, o := frozen("frozen"), &refereetest.Player{Label: "healthy", Answer: refereetest.FirstLegal}
+	g := attach(t, referee.Config{Clock: referee.Clock{MoveTime: 100 * time.Millisecond}, Grace: 50 * time.Millisecond, CallTimeout: callTimeout}, x, o)
 	ctx := context.Background()
 	if err := g.Play(ctx, engine.X, 3); err != nil {
 		t.Fatal(err)
@@ -517,11 +526,11 @@ func TestRestartWithAFrozenPlayer(t *testing.T) {
 	if took := time.Since(start); took > callTimeout/4 {
 		t.Errorf("the restart took %v", took)
 	}
-	var refusal *RefusalError
-	if !errors.As(err, &refusal) || refusal.Color != engine.X || !x.wasKilled() {
-		t.Errorf("restart: %v; killed %v; want x refusing", err, x.wasKilled())
+	var refusal *referee.RefusalError
+	if !errors.As(err, &refusal) || refusal.Color != engine.X || !x.Killed() {
+		t.Errorf("restart: %v; killed %v; want x refusing", err, x.Killed())
 	}
-	if g.Player(engine.X) != nil || g.Player(engine.O) != o || o.wasKilled() {
+	if g.Player(engine.X) != nil || g.Player(engine.O) != o || o.Killed() {
 		t.Errorf("players after the restart: x %v, o %v", g.Player(engine.X), g.Player(engine.O))
 	}
 	if out, err := g.GenMove(ctx, engine.X); err == nil {

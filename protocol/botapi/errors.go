@@ -47,3 +47,9 @@ func IsDeadline(err error) bool {
 	}
 	return errors.Is(err, context.DeadlineExceeded) || status.Code(err) == codes.DeadlineExceeded
 }
+
+// IsUnimplemented reports whether err means the bot lacks the feature
+// asked for (codes.Unimplemented: a bot that does not solve, asked to).
+func IsUnimplemented(err error) bool {
+	return err != nil && status.Code(err) == codes.Unimplemented
+}

@@ -476,17 +476,23 @@ func waitExit(pid int) error {
 }
 
 // BenchmarkGenMoveRoundTrip measures one GenMove through a real random bot
-// subprocess: ns/op is the median, p99-ns/op the 99th percentile.
+// subprocess, over each plugin protocol version (1: an RPC per request, 2:
+// the Session stream on the bot's own socket): ns/op is the median,
+// p99-ns/op the 99th percentile.
 func BenchmarkGenMoveRoundTrip(b *testing.B) {
-	p := startRandom(b)
-	ctx := context.Background()
-	if err := p.bot.NewGame(ctx, botapi.Game{Rules: "connect4"}); err != nil {
-		b.Fatal(err)
+	for _, v := range []int{botapi.Version1, botapi.Version2} {
+		b.Run(fmt.Sprintf("version%d", v), func(b *testing.B) {
+			p := startVersion(b, "random", v)
+			ctx := context.Background()
+			if err := p.bot.NewGame(ctx, botapi.Game{Rules: "connect4"}); err != nil {
+				b.Fatal(err)
+			}
+			measure(b, func() error {
+				_, err := p.bot.GenMove(ctx, botapi.GenMoveRequest{}, nil)
+				return err
+			})
+		})
 	}
-	measure(b, func() error {
-		_, err := p.bot.GenMove(ctx, botapi.GenMoveRequest{}, nil)
-		return err
-	})
 }
 
 // BenchmarkUnaryBaseline measures a bare unary call (Info) over the same

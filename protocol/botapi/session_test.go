@@ -186,21 +186,33 @@ func TestFrameReadResumes(t *testing.T) {
 	}
 	frame := append([]byte{0, 0, 0, byte(len(b))}, b...)
 	for _, cut := range []int{2, 4, 6} { // in the length, after it, in the body
-		go func() {
-			bot.Write(frame[:cut])
-		}()
+		// One writer, in order: the first part, the interrupt once the
+		// reader has taken that part (net.Pipe's Write returns only then),
+		// and the rest only after the cut read returned.
 		turn := f.arm()
-		time.AfterFunc(20*time.Millisecond, func() { f.interrupt(turn) })
+		rest := make(chan struct{})
+		wrote := make(chan error, 1)
+		go func() {
+			if _, err := bot.Write(frame[:cut]); err != nil {
+				wrote <- err
+				return
+			}
+			f.interrupt(turn)
+			<-rest
+			_, err := bot.Write(frame[cut:])
+			wrote <- err
+		}()
 		var m botpb.BotMessage
 		if err := f.read(&m); !errors.Is(err, os.ErrDeadlineExceeded) {
 			t.Fatalf("cut at %d: read = %v, want the deadline", cut, err)
 		}
 		f.disarm()
-		go func() {
-			bot.Write(frame[cut:])
-		}()
+		close(rest)
 		if err := f.read(&m); err != nil || !proto.Equal(&m, want) {
 			t.Fatalf("cut at %d: read on = %v, %v", cut, &m, err)
+		}
+		if err := <-wrote; err != nil {
+			t.Fatalf("cut at %d: write: %v", cut, err)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package pluginbot
+package registry
 
 import (
 	"bufio"
@@ -129,13 +129,13 @@ func checkLocked(name, dir, exe string, required bool) (*os.File, error) {
 
 // verify checks plugin entry e against its lock file; the file it hashed
 // comes back open (nil when nothing was checked).
-func (l *Loader) verify(e botpath.Entry) (*os.File, error) {
+func (l *Registry) verify(e botpath.Entry) (*os.File, error) {
 	return checkLocked(e.Name, filepath.Dir(e.Path), e.Path, l.cfg.Verify)
 }
 
 // verifyEngine checks an engine's executable against the lock file beside
 // its manifest, as verify does.
-func (l *Loader) verifyEngine(m *manifest.Manifest) (*os.File, error) {
+func (l *Registry) verifyEngine(m *manifest.Manifest) (*os.File, error) {
 	exe, err := m.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("engine %s (%s): %w", m.Name, m.Path, err)

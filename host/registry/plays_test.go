@@ -1,4 +1,4 @@
-package pluginbot
+package registry
 
 import (
 	"testing"

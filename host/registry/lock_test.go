@@ -1,4 +1,4 @@
-package pluginbot
+package registry
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kinrow/kinrow/host/botpath"
+	"github.com/kinrow/kinrow/host/pluginbot"
 	"github.com/kinrow/kinrow/host/procrun"
 )
 
@@ -128,8 +129,8 @@ func TestVerifiedBotRunsWhatWasHashed(t *testing.T) {
 			if _, err := WriteLocks(botpath.Finder{Dirs: []string{dir}}); err != nil {
 				t.Fatal(err)
 			}
-			l, err := NewLoader(LoaderConfig{Finder: botpath.Finder{Dirs: []string{dir}}, Verify: true,
-				Containment: Containment{Sandbox: mode}})
+			l, err := New(Config{Finder: botpath.Finder{Dirs: []string{dir}}, Verify: true,
+				Containment: pluginbot.Containment{Sandbox: mode}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,11 +1,10 @@
-package pluginbot
+package registry
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -18,15 +17,15 @@ import (
 	"github.com/kinrow/kinrow/host/botpath"
 	"github.com/kinrow/kinrow/host/enginebot"
 	"github.com/kinrow/kinrow/host/manifest"
-	"github.com/kinrow/kinrow/host/procrun"
+	"github.com/kinrow/kinrow/host/pluginbot"
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
 
-// LoaderConfig sets up a Loader.
-type LoaderConfig struct {
+// Config sets up a Registry.
+type Config struct {
 	Finder       botpath.Finder
-	StartTimeout time.Duration // default DefaultStartTimeout
+	StartTimeout time.Duration // default pluginbot.DefaultStartTimeout
 	// ProbeTimeout bounds how long Default waits for the descriptions of
 	// the bots it has not asked yet (default DefaultProbeTimeout). A bot
 	// that has not completed its handshake and Info by then is passed over
@@ -40,7 +39,7 @@ type LoaderConfig struct {
 	// Containment caps every bot's memory and names the host environment
 	// variables passed through to it (an engine's manifest max_memory and
 	// env add to it).
-	Containment Containment
+	Containment pluginbot.Containment
 	// Verify refuses a bot whose executable's SHA-256 differs from the
 	// lock file's (LockFile beside it), and one the lock file does not
 	// list. Without it a lock file found beside a bot is checked all the
@@ -56,24 +55,23 @@ const DefaultProbeTimeout = time.Second
 // maxProbes bounds the bots started at once to ask their Info.
 const maxProbes = 8
 
-// Loader finds, starts and keeps track of bot processes: plugins and
-// external engines described by manifests (host/enginebot); Close kills
-// every one still running and removes the socket directory.
-type Loader struct {
-	cfg       LoaderConfig
-	socketDir string
-	ctx       context.Context // ends at Close: background probes stop
-	cancel    context.CancelFunc
-	probing   sync.WaitGroup
-	probeSem  chan struct{}
+// Registry finds, checks (lock file) and describes the bots on the bot path,
+// chooses the default one, and starts them: plugins through
+// host/pluginbot's Runner, the engines of manifests (Java players among
+// them) through host/enginebot, both on host/procrun. Close kills every
+// one still running and removes the plugins' socket directory.
+type Registry struct {
+	cfg      Config
+	plugins  *pluginbot.Runner
+	ctx      context.Context // ends at Close: background probes stop
+	cancel   context.CancelFunc
+	probing  sync.WaitGroup
+	probeSem chan struct{}
 
-	mu     sync.Mutex
-	live   map[closer]struct{}
-	probes map[probeKey]*probe
+	mu      sync.Mutex
+	engines map[*enginebot.Engine]struct{}
+	probes  map[probeKey]*probe
 }
-
-// closer is a running bot or engine.
-type closer interface{ Close() }
 
 // probeKey identifies one executable: a bot's Info is asked once per path,
 // size and modification time.
@@ -89,19 +87,17 @@ type probe struct {
 	done chan struct{}
 	info botapi.Info
 	err  error
-	// slow is set (under Loader.mu) once Default passed the bot over for
+	// slow is set (under Registry.mu) once Default passed the bot over for
 	// not answering within the probe timeout: later choices do not wait
 	// for it again while it is still starting.
 	slow bool
 }
 
-// NewLoader creates the loader and its private socket directory,
-// kinrow-bots-PID-* in the temporary directory, after removing the ones
-// whose owner process is gone (a host killed by SIGKILL cannot remove its
-// own).
-func NewLoader(cfg LoaderConfig) (*Loader, error) {
+// New creates the registry and the runner of its plugins (with their
+// private socket directory).
+func New(cfg Config) (*Registry, error) {
 	if cfg.StartTimeout <= 0 {
-		cfg.StartTimeout = DefaultStartTimeout
+		cfg.StartTimeout = pluginbot.DefaultStartTimeout
 	}
 	if cfg.ProbeTimeout <= 0 {
 		cfg.ProbeTimeout = DefaultProbeTimeout
@@ -109,31 +105,23 @@ func NewLoader(cfg LoaderConfig) (*Loader, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = hclog.NewNullLogger()
 	}
-	for _, cg := range procrun.RemoveStale() {
-		cfg.Logger.Info("removed the cgroup of a host that is gone", "cgroup", cg)
-	}
-	for _, parent := range socketParents() {
-		for _, d := range removeStaleSocketDirs(parent) {
-			cfg.Logger.Info("removed the socket directory of a host that is gone", "dir", d)
-		}
-	}
-	dir, err := socketDir()
+	plugins, err := pluginbot.NewRunner(pluginbot.Config{StartTimeout: cfg.StartTimeout, Logger: cfg.Logger, Containment: cfg.Containment})
 	if err != nil {
-		return nil, fmt.Errorf("create the bots' socket directory: %w", err)
+		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Loader{
-		cfg: cfg, socketDir: dir, ctx: ctx, cancel: cancel, probeSem: make(chan struct{}, maxProbes),
-		live: map[closer]struct{}{}, probes: map[probeKey]*probe{},
+	return &Registry{
+		cfg: cfg, plugins: plugins, ctx: ctx, cancel: cancel, probeSem: make(chan struct{}, maxProbes),
+		engines: map[*enginebot.Engine]struct{}{}, probes: map[probeKey]*probe{},
 	}, nil
 }
 
-// SocketDir is the directory holding the bots' unix sockets.
-func (l *Loader) SocketDir() string { return l.socketDir }
+// SocketDir is the directory holding the plugins' unix sockets.
+func (l *Registry) SocketDir() string { return l.plugins.SocketDir() }
 
 // Names lists the bots found; an engine whose manifest is broken is listed
 // as "NAME (broken: reason)".
-func (l *Loader) Names() []string {
+func (l *Registry) Names() []string {
 	var names []string
 	for _, e := range l.cfg.Finder.List() {
 		if e.Kind == botpath.Manifest {
@@ -149,13 +137,13 @@ func (l *Loader) Names() []string {
 
 // Load starts bot name as a player called display: a plugin, or the engine
 // its manifest describes.
-func (l *Loader) Load(ctx context.Context, name, display string, opts map[string]string) (referee.Player, error) {
+func (l *Registry) Load(ctx context.Context, name, display string, opts map[string]string) (referee.Player, error) {
 	return l.LoadCapped(ctx, name, display, opts, 0)
 }
 
 // LoadCapped is Load with a memory cap in bytes for this bot (0: the
-// loader's), as a Gomocup manager's INFO max_memory sets one.
-func (l *Loader) LoadCapped(ctx context.Context, name, display string, opts map[string]string, memory int64) (referee.Player, error) {
+// registry's), as a Gomocup manager's INFO max_memory sets one.
+func (l *Registry) LoadCapped(ctx context.Context, name, display string, opts map[string]string, memory int64) (referee.Player, error) {
 	e, err := l.cfg.Finder.Lookup(name)
 	if err != nil {
 		return nil, err
@@ -175,7 +163,7 @@ func (l *Loader) LoadCapped(ctx context.Context, name, display string, opts map[
 }
 
 // startEngine starts the engine of manifest entry e.
-func (l *Loader) startEngine(ctx context.Context, e botpath.Entry, display string, opts map[string]string, memory int64) (*enginebot.Engine, error) {
+func (l *Registry) startEngine(ctx context.Context, e botpath.Entry, display string, opts map[string]string, memory int64) (*enginebot.Engine, error) {
 	m, err := manifest.Load(e.Path, e.Name)
 	if err != nil {
 		return nil, fmt.Errorf("engine %s is broken: %w", e.Name, err)
@@ -197,7 +185,7 @@ func (l *Loader) startEngine(ctx context.Context, e botpath.Entry, display strin
 		Sandbox: l.cfg.Containment.Sandbox, Network: l.cfg.Containment.Network, Exe: exe,
 		OnClose: func() {
 			l.mu.Lock()
-			delete(l.live, eng)
+			delete(l.engines, eng)
 			l.mu.Unlock()
 		},
 	})
@@ -205,14 +193,14 @@ func (l *Loader) startEngine(ctx context.Context, e botpath.Entry, display strin
 		return nil, err
 	}
 	l.mu.Lock()
-	l.live[eng] = struct{}{}
+	l.engines[eng] = struct{}{}
 	l.mu.Unlock()
 	return eng, nil
 }
 
-// Start starts plugin bot name and returns it; the loader kills it on
+// Start starts plugin bot name and returns it; the registry kills it on
 // Close. An engine manifest is refused: what needs a *Bot needs a plugin.
-func (l *Loader) Start(ctx context.Context, name, display string, opts map[string]string) (*Bot, error) {
+func (l *Registry) Start(ctx context.Context, name, display string, opts map[string]string) (*pluginbot.Bot, error) {
 	e, err := l.cfg.Finder.Lookup(name)
 	if err != nil {
 		return nil, err
@@ -228,27 +216,10 @@ func (l *Loader) Start(ctx context.Context, name, display string, opts map[strin
 }
 
 // startPlugin starts plugin entry e (see Start) under memory cap memory
-// (0: the loader's); exe, when set, is its verified executable (taken over).
-func (l *Loader) startPlugin(ctx context.Context, e botpath.Entry, display string, opts map[string]string, memory int64, exe *os.File) (*Bot, error) {
-	c := l.cfg.Containment
-	if memory > 0 {
-		c.Memory = memory
-	}
-	b, err := start(ctx, e.Name, display, e.Path, opts, startConfig{
-		StartTimeout: l.cfg.StartTimeout, SocketDir: l.socketDir, Logger: l.cfg.Logger, Containment: c, Exe: exe,
-	})
-	if err != nil {
-		return nil, err
-	}
-	l.mu.Lock()
-	l.live[b] = struct{}{}
-	l.mu.Unlock()
-	b.onKill = func() {
-		l.mu.Lock()
-		delete(l.live, b)
-		l.mu.Unlock()
-	}
-	return b, nil
+// (0: the registry's); exe, when set, is its verified executable (taken
+// over).
+func (l *Registry) startPlugin(ctx context.Context, e botpath.Entry, display string, opts map[string]string, memory int64, exe *os.File) (*pluginbot.Bot, error) {
+	return l.plugins.Start(ctx, pluginbot.Spec{Name: e.Name, Display: display, Path: e.Path, Options: opts, Memory: memory, Exe: exe})
 }
 
 // Info returns what bot name says of itself, starting it once to ask
@@ -257,7 +228,7 @@ func (l *Loader) startPlugin(ctx context.Context, e botpath.Entry, display strin
 // manifest (enginebot.Info), without starting it; a broken manifest gives
 // its reason. Info waits for the answer up to the bot start timeout, or
 // until ctx ends.
-func (l *Loader) Info(ctx context.Context, name string) (botapi.Info, error) {
+func (l *Registry) Info(ctx context.Context, name string) (botapi.Info, error) {
 	e, err := l.cfg.Finder.Lookup(name)
 	if err != nil {
 		return botapi.Info{}, err
@@ -266,7 +237,7 @@ func (l *Loader) Info(ctx context.Context, name string) (botapi.Info, error) {
 }
 
 // info describes entry e (see Info).
-func (l *Loader) info(ctx context.Context, e botpath.Entry) (botapi.Info, error) {
+func (l *Registry) info(ctx context.Context, e botpath.Entry) (botapi.Info, error) {
 	if e.Kind == botpath.Manifest {
 		m, err := manifest.Load(e.Path, e.Name)
 		if err != nil {
@@ -289,7 +260,7 @@ func (l *Loader) info(ctx context.Context, e botpath.Entry) (botapi.Info, error)
 // probe returns the asking of plugin e's Info: the cached one for this
 // executable, or one started now in the background (at most maxProbes at
 // once, each bounded by the start timeout, all stopped by Close).
-func (l *Loader) probe(e botpath.Entry) (*probe, error) {
+func (l *Registry) probe(e botpath.Entry) (*probe, error) {
 	st, err := os.Stat(e.Path)
 	if err != nil {
 		return nil, fmt.Errorf("bot %s: %w", e.Name, err)
@@ -302,7 +273,7 @@ func (l *Loader) probe(e botpath.Entry) (*probe, error) {
 	}
 	p := &probe{done: make(chan struct{})}
 	if err := l.ctx.Err(); err != nil { // closed: no new process
-		p.err = fmt.Errorf("ask bot %s to describe itself: the loader is closed: %w", e.Name, err)
+		p.err = fmt.Errorf("ask bot %s to describe itself: the registry is closed: %w", e.Name, err)
 		close(p.done)
 		return p, nil
 	}
@@ -336,7 +307,7 @@ func (l *Loader) probe(e botpath.Entry) (*probe, error) {
 
 // CheckPlays says whether bot name plays rules: nil if it does, else an
 // error "NAME does not play RULES (…)" naming what it plays (for an engine, the rules its manifest lists).
-func (l *Loader) CheckPlays(ctx context.Context, name string, r engine.Rules) error {
+func (l *Registry) CheckPlays(ctx context.Context, name string, r engine.Rules) error {
 	info, err := l.Info(ctx, name)
 	if err != nil {
 		return err
@@ -366,7 +337,7 @@ func (l *Loader) CheckPlays(ctx context.Context, name string, r engine.Rules) er
 // waits for them at most the probe timeout: a bot that has not answered by
 // then (one that never completes its handshake) is passed over, so a broken
 // executable on the bot path delays the choice by the probe timeout at most.
-func (l *Loader) Default(ctx context.Context, r engine.Rules) (string, error) {
+func (l *Registry) Default(ctx context.Context, r engine.Rules) (string, error) {
 	type cand struct {
 		name     string
 		strength int
@@ -430,7 +401,7 @@ func (l *Loader) Default(ctx context.Context, r engine.Rules) (string, error) {
 
 // passedOver reports whether an earlier Default passed p's bot over for
 // being slow and it is still starting.
-func (l *Loader) passedOver(p *probe) bool {
+func (l *Registry) passedOver(p *probe) bool {
 	l.mu.Lock()
 	slow := p.slow
 	l.mu.Unlock()
@@ -445,116 +416,32 @@ func (l *Loader) passedOver(p *probe) bool {
 	}
 }
 
-// Live is how many bots and engines the loader has running (started and
-// not yet closed or killed).
-func (l *Loader) Live() int {
+// Live is how many bots and engines the registry has running (started
+// and not yet closed or killed).
+func (l *Registry) Live() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return len(l.live)
+	return len(l.engines) + l.plugins.Live()
 }
 
-// Close stops the probes under way, kills every bot still running and
-// removes the socket directory.
-func (l *Loader) Close() {
+// Close stops the probes under way, kills every bot and engine still
+// running and removes the plugins' socket directory.
+func (l *Registry) Close() {
 	l.mu.Lock()
 	l.cancel()
 	l.mu.Unlock()
 	l.probing.Wait() // each stops within the kill timeout
 	l.mu.Lock()
-	bots := make([]closer, 0, len(l.live))
-	for b := range l.live {
-		bots = append(bots, b)
+	engines := make([]*enginebot.Engine, 0, len(l.engines))
+	for e := range l.engines {
+		engines = append(engines, e)
 	}
 	l.mu.Unlock()
 	var wg sync.WaitGroup
-	for _, b := range bots {
+	for _, e := range engines {
 		wg.Add(1)
-		go func() { defer wg.Done(); b.Close() }()
+		go func() { defer wg.Done(); e.Close() }()
 	}
+	l.plugins.Close()
 	wg.Wait()
-	if err := os.RemoveAll(l.socketDir); err != nil {
-		l.cfg.Logger.Warn("remove the bots' socket directory", "dir", l.socketDir, "error", err)
-	}
-}
-
-// maxSocketDirLen leaves room in a unix socket path (108 bytes on Linux) for
-// the names go-plugin adds below the directory (about 40 bytes).
-const maxSocketDirLen = 60
-
-// socketDirPrefix begins the name of every socket directory:
-// kinrow-bots-PID-RANDOM, where PID is the owner's process id.
-const socketDirPrefix = "kinrow-bots-"
-
-// socketDir creates the directory for the bots' unix sockets in $TMPDIR, or
-// in /tmp when $TMPDIR is too deep for a socket path, named after this
-// process (kinrow-bots-PID-RANDOM) so that a later host can tell whether
-// its owner is gone.
-func socketDir() (string, error) {
-	pattern := fmt.Sprintf("%s%d-", socketDirPrefix, os.Getpid())
-	dir, err := os.MkdirTemp("", pattern)
-	if err != nil || len(dir) <= maxSocketDirLen {
-		return dir, err
-	}
-	os.Remove(dir)
-	return os.MkdirTemp("/tmp", pattern)
-}
-
-// socketParents lists the directories a socket directory may be in.
-func socketParents() []string {
-	if tmp := os.TempDir(); tmp != "/tmp" {
-		return []string{tmp, "/tmp"}
-	}
-	return []string{"/tmp"}
-}
-
-// removeStaleSocketDirs removes, in parent, the socket directories whose
-// owner process is gone: kinrow-bots-PID-* directories of this user whose
-// PID runs no process. A live owner's directory (whoever's process that
-// PID is now), another user's, or anything else is left alone. It returns
-// the directories removed.
-func removeStaleSocketDirs(parent string) []string {
-	ents, err := os.ReadDir(parent)
-	if err != nil {
-		return nil
-	}
-	var removed []string
-	for _, ent := range ents {
-		pid, ok := socketDirOwner(ent.Name())
-		if !ok || !ent.IsDir() || procrun.PIDAlive(pid) {
-			continue
-		}
-		dir := filepath.Join(parent, ent.Name())
-		st, err := os.Lstat(dir)
-		if err != nil || !st.IsDir() {
-			continue
-		}
-		if !ownedByMe(st) {
-			continue
-		}
-		if os.RemoveAll(dir) == nil {
-			removed = append(removed, dir)
-		}
-	}
-	return removed
-}
-
-// socketDirOwner returns the PID in a socket directory's name,
-// kinrow-bots-PID-RANDOM.
-func socketDirOwner(name string) (int, bool) {
-	rest, ok := strings.CutPrefix(name, socketDirPrefix)
-	if !ok {
-		return 0, false
-	}
-	digits, random, ok := strings.Cut(rest, "-")
-	if !ok || random == "" || digits == "" || digits[0] == '0' || len(digits) > 9 {
-		return 0, false
-	}
-	pid := 0
-	for _, c := range digits {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		pid = pid*10 + int(c-'0')
-	}
-	return pid, pid > 0
 }

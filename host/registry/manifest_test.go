@@ -1,4 +1,4 @@
-package pluginbot
+package registry
 
 import (
 	"context"
@@ -28,7 +28,7 @@ func TestLoaderWithManifests(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	l, err := NewLoader(LoaderConfig{Finder: botpath.Finder{Dirs: []string{dir, binDir}}})
+	l, err := New(Config{Finder: botpath.Finder{Dirs: []string{dir, binDir}}})
 	if err != nil {
 		t.Fatal(err)
 	}
