@@ -28,19 +28,35 @@ const (
 	lineCount
 )
 
-// lineDef is a line rule's entry in the registry.
+// lineDef is a line rule's entry in the registry: its names and its
+// behaviour, asked through Line's methods.
 type lineDef struct {
 	name  string // as in rules strings
 	about string // in words
-	kinds []Kind // the kinds it is defined for
-	k     int    // the only K it is defined for; 0: any
+	// gravity: whether it is defined under gravity (Game.Gravity) too.
+	gravity bool
+	k       int // the only K it is defined for; 0: any
+	// exact tells whether only a line of exactly K wins for c (an
+	// overline wins nothing).
+	exact func(c Color) bool
+	// fouls tells whether some moves of c can be forbidden; nil: none are.
+	fouls func(c Color) bool
+	// foul judges c's move on the empty cell of p (only asked when fouls(c)).
+	foul func(p *Position, cell int) Foul
 }
 
-// lines is the registry of line rules: a fixed table of constants, indexed by Line.
+func always(Color) bool      { return true }
+func never(Color) bool       { return false }
+func blackOnly(c Color) bool { return c == X }
+
+// lines is the registry of line rules, indexed by Line: each rule's name
+// and behaviour, defined once. A new line rule is a Line constant and an
+// entry here.
 var lines = [lineCount]lineDef{
-	Freestyle: {"freestyle", "a line of K or more wins", []Kind{ConnectX, MNK}, 0},
-	Exact:     {"exact", "exactly K in a row wins, an overline does not", []Kind{ConnectX, MNK}, 0},
-	Renju:     {"renju", "renju: black wins with exactly five and may not play a double three, a double four or an overline; white wins with five or more", []Kind{MNK}, 5},
+	Freestyle: {name: "freestyle", about: "a line of K or more wins", gravity: true, exact: never},
+	Exact:     {name: "exact", about: "exactly K in a row wins, an overline does not", gravity: true, exact: always},
+	Renju: {name: "renju", about: "renju: black wins with exactly five and may not play a double three, a double four or an overline; white wins with five or more",
+		k: 5, exact: blackOnly, fouls: blackOnly, foul: (*Position).foul},
 }
 
 // String returns the line rule's name in rules strings: "freestyle", "exact", "renju".
@@ -69,14 +85,8 @@ func ParseLine(s string) (Line, error) {
 	return 0, fmt.Errorf("unknown line rule %q: accepted are freestyle, exact and renju", s)
 }
 
-func (d lineDef) admitsKind(k Kind) bool {
-	for _, kk := range d.kinds {
-		if kk == k {
-			return true
-		}
-	}
-	return false
-}
+// admitsGame tells whether the line rule is defined for the family g.
+func (d lineDef) admitsGame(g *Game) bool { return d.gravity || !g.Gravity() }
 
 // admits tells whether the line rule is defined for r's kind and K.
 func (l Line) admits(r Rules) error {
@@ -84,7 +94,7 @@ func (l Line) admits(r Rules) error {
 		return fmt.Errorf("unknown line rule %d: accepted are freestyle, exact and renju", l)
 	}
 	d := lines[l]
-	if !d.admitsKind(r.Kind) {
+	if !d.admitsGame(r.Game()) {
 		return fmt.Errorf("line rule %s is for mnk only, not %s", l, r.Kind)
 	}
 	if d.k != 0 && r.K != d.k {
@@ -95,7 +105,30 @@ func (l Line) admits(r Rules) error {
 
 // ExactFor tells whether only a line of exactly K wins for c under l (an
 // overline wins nothing): under exact for both sides, under renju for black.
-func (l Line) ExactFor(c Color) bool { return l == Exact || l == Renju && c == X }
+func (l Line) ExactFor(c Color) bool { return lines[l].exact(c) }
+
+// Wins tells whether a line of n stones of c wins under l where K stones
+// make a line: K or more, or exactly K where l wants exactly K for c.
+func (l Line) Wins(c Color, n, k int) bool {
+	return n == k || n > k && !l.ExactFor(c)
+}
+
+// Forbids tells whether some moves of c can be forbidden under l (black's
+// in renju): only then does Judge find fouls.
+func (l Line) Forbids(c Color) bool {
+	f := lines[l].fouls
+	return f != nil && f(c)
+}
+
+// Judge tells whether the side to move in p may not play the empty cell
+// under l, and why; NoFoul where l forbids none of its moves. The position
+// is the same afterwards (see Position.Foul).
+func (l Line) Judge(p *Position, cell int) Foul {
+	if !l.Forbids(p.ToMove()) {
+		return NoFoul
+	}
+	return lines[l].foul(p, cell)
+}
 
 // Foul is why a move is forbidden to black in renju; NoFoul for an allowed move.
 type Foul uint8
