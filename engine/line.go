@@ -36,25 +36,34 @@ type lineDef struct {
 	// gravity: whether it is defined under gravity (Game.Gravity) too.
 	gravity bool
 	k       int // the only K it is defined for; 0: any
-	// exact tells whether only a line of exactly K wins for c (an
+	// exact: the colours for which only a line of exactly K wins (an
 	// overline wins nothing).
-	exact func(c Color) bool
-	// fouls tells whether some moves of c can be forbidden; nil: none are.
-	fouls func(c Color) bool
-	// foul judges c's move on the empty cell of p (only asked when fouls(c)).
+	exact colors
+	// fouls: the colours some of whose moves can be forbidden.
+	fouls colors
+	// foul judges the side to move's move on the empty cell of p (asked
+	// only for the colours in fouls).
 	foul func(p *Position, cell int) Foul
 }
 
-func always(Color) bool      { return true }
-func never(Color) bool       { return false }
-func blackOnly(c Color) bool { return c == X }
+// colors is a set of colours, bit 1<<c for colour c.
+type colors uint8
+
+const (
+	noColor   colors = 0
+	blackOnly colors = 1 << X
+	bothSides colors = 1<<X | 1<<O
+)
+
+// has tells whether c is in the set.
+func (s colors) has(c Color) bool { return s&(1<<c) != 0 }
 
 // lines is the registry of line rules, indexed by Line: each rule's name
 // and behaviour, defined once. A new line rule is a Line constant and an
 // entry here.
 var lines = [lineCount]lineDef{
-	Freestyle: {name: "freestyle", about: "a line of K or more wins", gravity: true, exact: never},
-	Exact:     {name: "exact", about: "exactly K in a row wins, an overline does not", gravity: true, exact: always},
+	Freestyle: {name: "freestyle", about: "a line of K or more wins", gravity: true, exact: noColor},
+	Exact:     {name: "exact", about: "exactly K in a row wins, an overline does not", gravity: true, exact: bothSides},
 	Renju: {name: "renju", about: "renju: black wins with exactly five and may not play a double three, a double four or an overline; white wins with five or more",
 		k: 5, exact: blackOnly, fouls: blackOnly, foul: (*Position).foul},
 }
@@ -105,7 +114,7 @@ func (l Line) admits(r Rules) error {
 
 // ExactFor tells whether only a line of exactly K wins for c under l (an
 // overline wins nothing): under exact for both sides, under renju for black.
-func (l Line) ExactFor(c Color) bool { return lines[l].exact(c) }
+func (l Line) ExactFor(c Color) bool { return lines[l].exact.has(c) }
 
 // Wins tells whether a line of n stones of c wins under l where K stones
 // make a line: K or more, or exactly K where l wants exactly K for c.
@@ -115,10 +124,7 @@ func (l Line) Wins(c Color, n, k int) bool {
 
 // Forbids tells whether some moves of c can be forbidden under l (black's
 // in renju): only then does Judge find fouls.
-func (l Line) Forbids(c Color) bool {
-	f := lines[l].fouls
-	return f != nil && f(c)
-}
+func (l Line) Forbids(c Color) bool { return lines[l].fouls.has(c) }
 
 // Judge tells whether the side to move in p may not play the empty cell
 // under l, and why; NoFoul where l forbids none of its moves. The position
