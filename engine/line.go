@@ -104,7 +104,13 @@ func (l Line) admits(r Rules) error {
 	}
 	d := lines[l]
 	if !d.admitsGame(r.Game()) {
-		return fmt.Errorf("line rule %s is for mnk only, not %s", l, r.Kind)
+		var names []string
+		for k := Kind(1); k < kindEnd; k++ {
+			if d.admitsGame(&games[k]) {
+				names = append(names, games[k].name)
+			}
+		}
+		return fmt.Errorf("line rule %s is for %s only, not %s", l, strings.Join(names, " and "), r.Kind)
 	}
 	if d.k != 0 && r.K != d.k {
 		return fmt.Errorf("line rule %s needs k = %d, not %d", l, d.k, r.K)
