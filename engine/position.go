@@ -45,9 +45,10 @@ func (e *ForbiddenError) Is(target error) bool { return target == ErrForbidden }
 // win check allocate nothing.
 type Position struct {
 	rules   Rules
-	cells   []Color // row*Cols+col, row 0 at the bottom
-	heights []int   // Connect-X: stones in each column
-	history []int32 // cells played, in order
+	line    *lineDef // the line rule's entry, asked in the hot paths
+	cells   []Color  // row*Cols+col, row 0 at the bottom
+	heights []int    // Connect-X: stones in each column
+	history []int32  // cells played, in order
 	hash    uint64
 	result  Result
 	// legalHint is a cell black could play the last time renju asked
@@ -59,6 +60,7 @@ type Position struct {
 func NewPosition(r Rules) *Position {
 	p := &Position{
 		rules:   r,
+		line:    &lines[r.Line],
 		cells:   make([]Color, r.Cells()),
 		history: make([]int32, 0, r.Cells()),
 	}
@@ -195,7 +197,7 @@ func (p *Position) Play(m Move) {
 		p.result = WinFor(c)
 	case len(p.history) == len(p.cells):
 		p.result = Draw
-	case p.rules.Line.Forbids(c.Other()) && !p.canMove():
+	case p.line.fouls.has(c.Other()) && !p.canMove():
 		p.result = Draw // the side to move has no legal move: see Stuck
 	}
 }
@@ -296,7 +298,7 @@ func (p *Position) WinsAt(cell int, c Color) bool { return p.winsAt(cell, c) }
 func (p *Position) winsAt(cell int, c Color) bool {
 	cols, rows, k := p.rules.Cols, p.rules.Rows, p.rules.K
 	most := k
-	if p.rules.Line.ExactFor(c) {
+	if p.line.exact.has(c) {
 		most = k + 1
 	}
 	r0, c0 := cell/cols, cell%cols
