@@ -16,8 +16,9 @@
 // notation, the number of symmetries, the outside formats that hold its
 // games such as PSQ, SGF and Gomocup's coordinates, its usual board), and
 // Rules.Line the line rule, whose win test (Line.Wins, ExactFor) and
-// forbidden moves (Line.Forbids, Judge) are its own methods. Nothing
-// outside engine compares a Kind or a Line: it asks these.
+// forbidden moves (Line.Forbids, Judge) are its own methods: ask these
+// rather than comparing a Kind or a Line (a bot may still check the one
+// line rule its solver proves, an outside format map its own rule codes).
 //
 // Adding a variant: a new family of games is a Kind constant and its entry
 // in the games registry of game.go (its notation, gravity, formats, usual
