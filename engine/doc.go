@@ -11,9 +11,26 @@
 // Position.Result, Check, LegalMoves and Foul ask the line rule, so no other
 // package tests lines itself; in renju a game where black is to move and
 // every empty cell is forbidden to it is over, drawn (Position.Stuck).
+// Rules are values that answer for themselves: Rules.Game is the family's
+// descriptor (Game: gravity, the move range — columns or cells —, the
+// notation, the number of symmetries, the outside formats that hold its
+// games such as PSQ, SGF and Gomocup's coordinates, its usual board), and
+// Rules.Line the line rule, whose win test (Line.Wins, ExactFor) and
+// forbidden moves (Line.Forbids, Judge) are its own methods: ask these
+// rather than comparing a Kind or a Line (a bot may still check the one
+// line rule its solver proves, an outside format map its own rule codes).
+//
+// Adding a variant: a new family of games is a Kind constant and its entry
+// in the games registry of game.go (its notation, gravity, formats, usual
+// board; a preset and its words in RulesSyntax there too if it has one); a
+// new line rule is a Line constant and its entry in the lines registry of
+// line.go (name, which families and K it is for, its win test and, if it
+// forbids moves, its judge). Nothing else in engine/ or elsewhere changes,
+// but the bots that want to play it (they declare Variants in their Info).
+//
 // Rules.Gravity says whether stones drop (Connect-X) or go on any cell, and
-// Rules.MoveRange how many move numbers there are: ask them rather than the
-// Kind. Rules.Symmetries gives the board's symmetries
+// Rules.MoveRange how many move numbers there are (both the Game's
+// answers). Rules.Symmetries gives the board's symmetries
 // and SymHash the least symmetric Zobrist key that bots key their tables by.
 // A Position is a board of any
 // size allowed by those rules: it plays and undoes moves without allocating,

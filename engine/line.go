@@ -28,19 +28,44 @@ const (
 	lineCount
 )
 
-// lineDef is a line rule's entry in the registry.
+// lineDef is a line rule's entry in the registry: its names and its
+// behaviour, asked through Line's methods.
 type lineDef struct {
 	name  string // as in rules strings
 	about string // in words
-	kinds []Kind // the kinds it is defined for
-	k     int    // the only K it is defined for; 0: any
+	// gravity: whether it is defined under gravity (Game.Gravity) too.
+	gravity bool
+	k       int // the only K it is defined for; 0: any
+	// exact: the colours for which only a line of exactly K wins (an
+	// overline wins nothing).
+	exact colors
+	// fouls: the colours some of whose moves can be forbidden.
+	fouls colors
+	// foul judges the side to move's move on the empty cell of p (asked
+	// only for the colours in fouls).
+	foul func(p *Position, cell int) Foul
 }
 
-// lines is the registry of line rules: a fixed table of constants, indexed by Line.
+// colors is a set of colours, bit 1<<c for colour c.
+type colors uint8
+
+const (
+	noColor   colors = 0
+	blackOnly colors = 1 << X
+	bothSides colors = 1<<X | 1<<O
+)
+
+// has tells whether c is in the set.
+func (s colors) has(c Color) bool { return s&(1<<c) != 0 }
+
+// lines is the registry of line rules, indexed by Line: each rule's name
+// and behaviour, defined once. A new line rule is a Line constant and an
+// entry here.
 var lines = [lineCount]lineDef{
-	Freestyle: {"freestyle", "a line of K or more wins", []Kind{ConnectX, MNK}, 0},
-	Exact:     {"exact", "exactly K in a row wins, an overline does not", []Kind{ConnectX, MNK}, 0},
-	Renju:     {"renju", "renju: black wins with exactly five and may not play a double three, a double four or an overline; white wins with five or more", []Kind{MNK}, 5},
+	Freestyle: {name: "freestyle", about: "a line of K or more wins", gravity: true, exact: noColor},
+	Exact:     {name: "exact", about: "exactly K in a row wins, an overline does not", gravity: true, exact: bothSides},
+	Renju: {name: "renju", about: "renju: black wins with exactly five and may not play a double three, a double four or an overline; white wins with five or more",
+		k: 5, exact: blackOnly, fouls: blackOnly, foul: (*Position).foul},
 }
 
 // String returns the line rule's name in rules strings: "freestyle", "exact", "renju".
@@ -69,14 +94,8 @@ func ParseLine(s string) (Line, error) {
 	return 0, fmt.Errorf("unknown line rule %q: accepted are freestyle, exact and renju", s)
 }
 
-func (d lineDef) admitsKind(k Kind) bool {
-	for _, kk := range d.kinds {
-		if kk == k {
-			return true
-		}
-	}
-	return false
-}
+// admitsGame tells whether the line rule is defined for the family g.
+func (d lineDef) admitsGame(g *Game) bool { return d.gravity || !g.Gravity() }
 
 // admits tells whether the line rule is defined for r's kind and K.
 func (l Line) admits(r Rules) error {
@@ -84,8 +103,14 @@ func (l Line) admits(r Rules) error {
 		return fmt.Errorf("unknown line rule %d: accepted are freestyle, exact and renju", l)
 	}
 	d := lines[l]
-	if !d.admitsKind(r.Kind) {
-		return fmt.Errorf("line rule %s is for mnk only, not %s", l, r.Kind)
+	if !d.admitsGame(r.Game()) {
+		var names []string
+		for k := Kind(1); k < kindEnd; k++ {
+			if d.admitsGame(&games[k]) {
+				names = append(names, games[k].name)
+			}
+		}
+		return fmt.Errorf("line rule %s is for %s only, not %s", l, strings.Join(names, " and "), r.Kind)
 	}
 	if d.k != 0 && r.K != d.k {
 		return fmt.Errorf("line rule %s needs k = %d, not %d", l, d.k, r.K)
@@ -95,7 +120,27 @@ func (l Line) admits(r Rules) error {
 
 // ExactFor tells whether only a line of exactly K wins for c under l (an
 // overline wins nothing): under exact for both sides, under renju for black.
-func (l Line) ExactFor(c Color) bool { return l == Exact || l == Renju && c == X }
+func (l Line) ExactFor(c Color) bool { return lines[l].exact.has(c) }
+
+// Wins tells whether a line of n stones of c wins under l where K stones
+// make a line: K or more, or exactly K where l wants exactly K for c.
+func (l Line) Wins(c Color, n, k int) bool {
+	return n == k || n > k && !l.ExactFor(c)
+}
+
+// Forbids tells whether some moves of c can be forbidden under l (black's
+// in renju): only then does Judge find fouls.
+func (l Line) Forbids(c Color) bool { return lines[l].fouls.has(c) }
+
+// Judge tells whether the side to move in p may not play the empty cell
+// under l, and why; NoFoul where l forbids none of its moves. The position
+// is the same afterwards (see Position.Foul).
+func (l Line) Judge(p *Position, cell int) Foul {
+	if !l.Forbids(p.ToMove()) {
+		return NoFoul
+	}
+	return lines[l].foul(p, cell)
+}
 
 // Foul is why a move is forbidden to black in renju; NoFoul for an allowed move.
 type Foul uint8

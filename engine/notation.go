@@ -9,13 +9,49 @@ import (
 // columnLetters are GTP's column letters: A to Z without I.
 const columnLetters = "abcdefghjklmnopqrstuvwxyz"
 
-// ColumnLabel returns the label of a 0-based column: "1".."C" for Connect-X;
-// for m,n,k GTP's letters a..z without i, then, past 25 columns, two letters
-// (aa, ab, …, az, ba, …) in bijective base 25, so every label is unambiguous.
-func (r Rules) ColumnLabel(col int) string {
-	if r.Gravity() {
-		return strconv.Itoa(col + 1)
+// notation is how a family writes its moves (Game's notation).
+type notation interface {
+	// columnLabel returns the label of a 0-based column.
+	columnLabel(r Rules, col int) string
+	// format prints a move on the board of r.
+	format(r Rules, m Move) string
+	// parse reads t, the move s lower case and trimmed, checking it lies on
+	// the board; errors quote s.
+	parse(r Rules, s, t string) (Move, error)
+	// syntax tells what a move looks like.
+	syntax(r Rules) string
+	// digits tells whether move lists are plain digit strings ("4453").
+	digits(r Rules) bool
+}
+
+// columnNotation writes a move as its column number from 1 (Connect-X).
+type columnNotation struct{}
+
+func (columnNotation) columnLabel(_ Rules, col int) string { return strconv.Itoa(col + 1) }
+
+func (columnNotation) format(_ Rules, m Move) string { return strconv.Itoa(int(m) + 1) }
+
+func (columnNotation) syntax(r Rules) string {
+	return fmt.Sprintf("a column number from 1 to %d", r.Cols)
+}
+
+func (n columnNotation) parse(r Rules, s, t string) (Move, error) {
+	col, err := strconv.Atoi(t)
+	if err != nil || t == "" || t[0] < '0' || t[0] > '9' {
+		return NoMove, fmt.Errorf("invalid move %q: want %s", s, n.syntax(r))
 	}
+	if col < 1 || col > r.Cols {
+		return NoMove, fmt.Errorf("column %d %w: want %s", col, ErrOutOfBoard, n.syntax(r))
+	}
+	return Move(col - 1), nil
+}
+
+func (columnNotation) digits(r Rules) bool { return r.Cols <= 9 }
+
+// vertexNotation writes a move as a GTP-style vertex such as "h8" (m,n,k).
+type vertexNotation struct{}
+
+func (vertexNotation) columnLabel(_ Rules, col int) string {
 	n := len(columnLetters)
 	var buf [4]byte
 	i := len(buf)
@@ -25,6 +61,43 @@ func (r Rules) ColumnLabel(col int) string {
 	}
 	return string(buf[i:])
 }
+
+func (n vertexNotation) format(r Rules, m Move) string {
+	row, col := int(m)/r.Cols, int(m)%r.Cols
+	return n.columnLabel(r, col) + strconv.Itoa(row+1)
+}
+
+func (n vertexNotation) syntax(r Rules) string {
+	return fmt.Sprintf("a vertex from %s1 to %s%d (column letters without i, row 1 at the bottom)",
+		n.columnLabel(r, 0), n.columnLabel(r, r.Cols-1), r.Rows)
+}
+
+func (n vertexNotation) parse(r Rules, s, t string) (Move, error) {
+	i := 0
+	for i < len(t) && t[i] >= 'a' && t[i] <= 'z' {
+		i++
+	}
+	letters, digits := t[:i], t[i:]
+	if letters == "" || digits == "" || len(letters) > 3 || digits[0] < '1' || digits[0] > '9' {
+		return NoMove, fmt.Errorf("invalid move %q: want %s", s, n.syntax(r))
+	}
+	col := parseColumnLetters(letters)
+	row, err := strconv.Atoi(digits)
+	if col < 0 || err != nil {
+		return NoMove, fmt.Errorf("invalid move %q: want %s", s, n.syntax(r))
+	}
+	if col >= r.Cols || row > r.Rows {
+		return NoMove, fmt.Errorf("vertex %q %w: want %s", s, ErrOutOfBoard, n.syntax(r))
+	}
+	return Move((row-1)*r.Cols + col), nil
+}
+
+func (vertexNotation) digits(Rules) bool { return false }
+
+// ColumnLabel returns the label of a 0-based column: "1".."C" for Connect-X;
+// for m,n,k GTP's letters a..z without i, then, past 25 columns, two letters
+// (aa, ab, …, az, ba, …) in bijective base 25, so every label is unambiguous.
+func (r Rules) ColumnLabel(col int) string { return r.Game().notation.columnLabel(r, col) }
 
 // parseColumnLetters reads a column label in bijective base 25; -1 if invalid.
 func parseColumnLetters(s string) int {
@@ -42,55 +115,21 @@ func parseColumnLetters(s string) int {
 // FormatMove prints m in the notation of r: a column number from 1 for
 // Connect-X, a vertex such as "h8" (column letters, row 1 at the bottom) for
 // m,n,k. ParseMove reads back every string FormatMove prints.
-func (r Rules) FormatMove(m Move) string {
-	if r.Gravity() {
-		return strconv.Itoa(int(m) + 1)
-	}
-	row, col := int(m)/r.Cols, int(m)%r.Cols
-	return r.ColumnLabel(col) + strconv.Itoa(row+1)
-}
+func (r Rules) FormatMove(m Move) string { return r.Game().notation.format(r, m) }
 
 // MoveSyntax tells what a move looks like under r; error messages quote it.
-func (r Rules) MoveSyntax() string {
-	if r.Gravity() {
-		return fmt.Sprintf("a column number from 1 to %d", r.Cols)
-	}
-	return fmt.Sprintf("a vertex from %s1 to %s%d (column letters without i, row 1 at the bottom)",
-		r.ColumnLabel(0), r.ColumnLabel(r.Cols-1), r.Rows)
-}
+func (r Rules) MoveSyntax() string { return r.Game().notation.syntax(r) }
 
 // ParseMove reads a move in the notation of r (case-insensitive). It checks
 // that the move lies on the board, not that it is legal in a position.
 func (r Rules) ParseMove(s string) (Move, error) {
-	t := strings.ToLower(strings.TrimSpace(s))
-	if r.Gravity() {
-		col, err := strconv.Atoi(t)
-		if err != nil || t == "" || t[0] < '0' || t[0] > '9' {
-			return NoMove, fmt.Errorf("invalid move %q: want %s", s, r.MoveSyntax())
-		}
-		if col < 1 || col > r.Cols {
-			return NoMove, fmt.Errorf("column %d %w: want %s", col, ErrOutOfBoard, r.MoveSyntax())
-		}
-		return Move(col - 1), nil
-	}
-	i := 0
-	for i < len(t) && t[i] >= 'a' && t[i] <= 'z' {
-		i++
-	}
-	letters, digits := t[:i], t[i:]
-	if letters == "" || digits == "" || len(letters) > 3 || digits[0] < '1' || digits[0] > '9' {
-		return NoMove, fmt.Errorf("invalid move %q: want %s", s, r.MoveSyntax())
-	}
-	col := parseColumnLetters(letters)
-	row, err := strconv.Atoi(digits)
-	if col < 0 || err != nil {
-		return NoMove, fmt.Errorf("invalid move %q: want %s", s, r.MoveSyntax())
-	}
-	if col >= r.Cols || row > r.Rows {
-		return NoMove, fmt.Errorf("vertex %q %w: want %s", s, ErrOutOfBoard, r.MoveSyntax())
-	}
-	return Move((row-1)*r.Cols + col), nil
+	return r.Game().notation.parse(r, s, strings.ToLower(strings.TrimSpace(s)))
 }
+
+// DigitMoveList tells whether r's move lists are plain digit strings such
+// as "4453" (Connect-X with at most 9 columns, as common Connect-4 solvers
+// write them) rather than moves separated by spaces.
+func (r Rules) DigitMoveList() bool { return r.Game().notation.digits(r) }
 
 // ParseMoveList reads a list of moves: for Connect-X with at most 9 columns a
 // plain digit string such as "4453" (as common Connect-4 solvers write it);
@@ -101,7 +140,7 @@ func (r Rules) ParseMoveList(s string) ([]Move, error) {
 	if s == "" {
 		return nil, nil
 	}
-	if r.Gravity() && r.Cols <= 9 && !strings.ContainsAny(s, " ,\t") {
+	if r.DigitMoveList() && !strings.ContainsAny(s, " ,\t") {
 		moves := make([]Move, 0, len(s))
 		for i := 0; i < len(s); i++ {
 			if d := int(s[i]) - '0'; d >= 1 && d <= r.Cols {
@@ -129,7 +168,7 @@ func (r Rules) ParseMoveList(s string) ([]Move, error) {
 // Connect-X with at most 9 columns, otherwise moves separated by spaces.
 func (r Rules) FormatMoveList(moves []Move) string {
 	var b strings.Builder
-	digits := r.Gravity() && r.Cols <= 9
+	digits := r.DigitMoveList()
 	for i, m := range moves {
 		if i > 0 && !digits {
 			b.WriteByte(' ')

@@ -45,9 +45,10 @@ func (e *ForbiddenError) Is(target error) bool { return target == ErrForbidden }
 // win check allocate nothing.
 type Position struct {
 	rules   Rules
-	cells   []Color // row*Cols+col, row 0 at the bottom
-	heights []int   // Connect-X: stones in each column
-	history []int32 // cells played, in order
+	line    *lineDef // the line rule's entry, asked in the hot paths
+	cells   []Color  // row*Cols+col, row 0 at the bottom
+	heights []int    // Connect-X: stones in each column
+	history []int32  // cells played, in order
 	hash    uint64
 	result  Result
 	// legalHint is a cell black could play the last time renju asked
@@ -59,6 +60,7 @@ type Position struct {
 func NewPosition(r Rules) *Position {
 	p := &Position{
 		rules:   r,
+		line:    &lines[r.Line],
 		cells:   make([]Color, r.Cells()),
 		history: make([]int32, 0, r.Cells()),
 	}
@@ -110,7 +112,7 @@ func (p *Position) Height(col int) int {
 
 // Cell returns the cell a legal move m would fill.
 func (p *Position) Cell(m Move) int {
-	if p.rules.Gravity() {
+	if p.heights != nil { // gravity
 		return p.heights[m]*p.rules.Cols + int(m)
 	}
 	return int(m)
@@ -118,7 +120,7 @@ func (p *Position) Cell(m Move) int {
 
 // MoveOfCell returns the move that filled cell (its column for Connect-X).
 func (p *Position) MoveOfCell(cell int) Move {
-	if p.rules.Gravity() {
+	if p.heights != nil { // gravity
 		return Move(cell % p.rules.Cols)
 	}
 	return Move(cell)
@@ -144,8 +146,8 @@ func (p *Position) Check(m Move) error {
 	if p.cells[m] != Empty {
 		return fmt.Errorf("%s: %w", p.rules.FormatMove(m), ErrOccupied)
 	}
-	if p.rules.Line == Renju && p.ToMove() == X {
-		if f := p.foul(int(m)); f != NoFoul {
+	if p.rules.Line.Forbids(p.ToMove()) {
+		if f := p.rules.Line.Judge(p, int(m)); f != NoFoul {
 			return &ForbiddenError{Move: p.rules.FormatMove(m), Foul: f}
 		}
 	}
@@ -158,10 +160,10 @@ func (p *Position) Check(m Move) error {
 // afterwards (the judgement places stones and takes them back, so it must
 // not run while another goroutine reads p).
 func (p *Position) Foul(m Move) Foul {
-	if p.rules.Line != Renju || p.ToMove() != X || m < 0 || int(m) >= len(p.cells) || p.cells[m] != Empty {
+	if !p.rules.Line.Forbids(p.ToMove()) || m < 0 || int(m) >= len(p.cells) || p.cells[m] != Empty {
 		return NoFoul
 	}
-	return p.foul(int(m))
+	return p.rules.Line.Judge(p, int(m))
 }
 
 // Legal reports whether m can be played now.
@@ -195,20 +197,22 @@ func (p *Position) Play(m Move) {
 		p.result = WinFor(c)
 	case len(p.history) == len(p.cells):
 		p.result = Draw
-	case c == O && p.rules.Line == Renju && !p.blackCanMove():
-		p.result = Draw // black has no legal move: see Stuck
+	case p.line.fouls.has(c.Other()) && !p.canMove():
+		p.result = Draw // the side to move has no legal move: see Stuck
 	}
 }
 
-// blackCanMove tells whether black, to move in renju, has an empty cell
-// that is not a foul. The cell found last time is tried first, so the test
-// costs one judgement in nearly every position.
-func (p *Position) blackCanMove() bool {
-	if h := p.legalHint; p.cells[h] == Empty && p.foul(h) == NoFoul {
+// canMove tells whether the side to move, some of whose moves the line rule
+// forbids (black in renju), has an empty cell that is not a foul. The cell
+// found last time is tried first, so the test costs one judgement in nearly
+// every position.
+func (p *Position) canMove() bool {
+	l := p.rules.Line
+	if h := p.legalHint; p.cells[h] == Empty && l.Judge(p, h) == NoFoul {
 		return true
 	}
 	for i, v := range p.cells {
-		if v == Empty && p.foul(i) == NoFoul {
+		if v == Empty && l.Judge(p, i) == NoFoul {
 			p.legalHint = i
 			return true
 		}
@@ -273,9 +277,9 @@ func (p *Position) LegalMoves(dst []Move) []Move {
 		}
 		return dst
 	}
-	renjuBlack := p.rules.Line == Renju && p.ToMove() == X
+	fouls := p.rules.Line.Forbids(p.ToMove())
 	for i, v := range p.cells {
-		if v == Empty && (!renjuBlack || p.foul(i) == NoFoul) {
+		if v == Empty && (!fouls || p.rules.Line.Judge(p, i) == NoFoul) {
 			dst = append(dst, Move(i))
 		}
 	}
@@ -294,7 +298,7 @@ func (p *Position) WinsAt(cell int, c Color) bool { return p.winsAt(cell, c) }
 func (p *Position) winsAt(cell int, c Color) bool {
 	cols, rows, k := p.rules.Cols, p.rules.Rows, p.rules.K
 	most := k
-	if p.rules.Line.ExactFor(c) {
+	if p.line.exact.has(c) {
 		most = k + 1
 	}
 	r0, c0 := cell/cols, cell%cols
@@ -361,7 +365,7 @@ func (p *Position) WinningLine() []int {
 		for r, cc := rs, cs; r >= 0 && r < rows && cc >= 0 && cc < cols && p.cells[r*cols+cc] == c; r, cc = r+dr, cc+dc {
 			line = append(line, r*cols+cc)
 		}
-		if len(line) == p.rules.K || len(line) > p.rules.K && !p.rules.Line.ExactFor(c) {
+		if p.rules.Line.Wins(c, len(line), p.rules.K) {
 			return line
 		}
 	}

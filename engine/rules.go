@@ -6,38 +6,6 @@ import (
 	"strings"
 )
 
-// Kind is the family of a game: gravity (Connect-X) or free placement (m,n,k).
-type Kind uint8
-
-const (
-	// ConnectX drops each stone to the lowest free cell of the chosen column.
-	ConnectX Kind = iota + 1
-	// MNK places each stone on any free cell.
-	MNK
-)
-
-// String returns the kind as written in a rules string: "connectx" or "mnk".
-func (k Kind) String() string {
-	switch k {
-	case ConnectX:
-		return "connectx"
-	case MNK:
-		return "mnk"
-	}
-	return "kind(" + strconv.Itoa(int(k)) + ")"
-}
-
-// ParseKind reads "connectx" or "mnk" (case-insensitive).
-func ParseKind(s string) (Kind, error) {
-	switch strings.ToLower(s) {
-	case "connectx":
-		return ConnectX, nil
-	case "mnk":
-		return MNK, nil
-	}
-	return 0, fmt.Errorf("unknown game %q: accepted are connectx and mnk", s)
-}
-
 // Board size limits: rows and columns from MinSide to MaxSide, K from MinK to max(rows, cols).
 const (
 	MinSide = 1
@@ -56,18 +24,6 @@ type Rules struct {
 	// Line is the rule variant: which lines win and which moves are
 	// forbidden. The zero value is Freestyle, kinrow's original game.
 	Line Line
-}
-
-// presets are the rules named by a word, in the order PresetNames lists them.
-var presets = [...]struct {
-	name  string
-	rules Rules
-}{
-	{"connect4", Rules{ConnectX, 6, 7, 4, Freestyle}},
-	{"tictactoe", Rules{MNK, 3, 3, 3, Freestyle}},
-	{"gomoku", Rules{MNK, 15, 15, 5, Freestyle}},
-	{"gomoku-standard", Rules{MNK, 15, 15, 5, Exact}},
-	{"renju", Rules{MNK, 15, 15, 5, Renju}},
 }
 
 // preset returns the rules a preset name stands for.
@@ -108,8 +64,8 @@ func (r Rules) WithLine(l Line) (Rules, error) {
 // Validate reports whether the rules describe a board kinrow plays, naming
 // the limit that is broken if not.
 func (r Rules) Validate() error {
-	if r.Kind != ConnectX && r.Kind != MNK {
-		return fmt.Errorf("unknown game kind %d: accepted are connectx and mnk", r.Kind)
+	if r.Kind.Game() == nil {
+		return fmt.Errorf("unknown game kind %d: accepted are %s", r.Kind, kindNames())
 	}
 	if r.Rows < MinSide || r.Rows > MaxSide {
 		return fmt.Errorf("rows %d out of range: rows must be from %d to %d", r.Rows, MinSide, MaxSide)
@@ -127,20 +83,19 @@ func (r Rules) Validate() error {
 // Cells is the number of cells on the board.
 func (r Rules) Cells() int { return r.Rows * r.Cols }
 
+// Game returns the descriptor of the rules' family: what to ask rather than
+// comparing the Kind. It is nil only for rules that are not valid.
+func (r Rules) Game() *Game { return r.Kind.Game() }
+
 // Gravity tells whether a stone drops to the lowest free cell of the column
 // chosen (Connect-X), so that a move is a column and only a column's lowest
 // free cell can be played; otherwise (m,n,k) a stone goes on any free cell
-// and a move is a cell. Ask it rather than comparing the Kind.
-func (r Rules) Gravity() bool { return r.Kind == ConnectX }
+// and a move is a cell: Game().Gravity(), false for rules that are not valid.
+func (r Rules) Gravity() bool { return r.Game().Gravity() }
 
 // MoveRange is the number of move numbers: moves are 0 to MoveRange()-1,
 // the columns under gravity, the cells otherwise.
-func (r Rules) MoveRange() int {
-	if r.Gravity() {
-		return r.Cols
-	}
-	return r.Cells()
-}
+func (r Rules) MoveRange() int { return r.Game().MoveRange(r.Rows, r.Cols) }
 
 // String is the canonical rules string, e.g. "connectx:6x7x4" (rows first),
 // "mnk:15x15x5:exact", "mnk:15x15x5:renju": the line rule is written after
@@ -171,18 +126,14 @@ func VariantName(k Kind, l Line) string {
 func Variants() []string {
 	var names []string
 	for l := Freestyle; l < lineCount; l++ {
-		for _, k := range []Kind{ConnectX, MNK} {
-			if lines[l].admitsKind(k) {
+		for k := Kind(1); k < kindEnd; k++ {
+			if lines[l].admitsGame(&games[k]) {
 				names = append(names, VariantName(k, l))
 			}
 		}
 	}
 	return names
 }
-
-// RulesSyntax tells what a rules string may be; error messages quote it.
-const RulesSyntax = "connect4, tictactoe, gomoku, gomoku-standard, renju, connectx:RxCxK or mnk:RxCxK (rows first), " +
-	"optionally followed by :exact (exactly K wins) or, for mnk with K=5, :renju"
 
 // ParseRules reads a rules string: a preset name ("connect4", "tictactoe",
 // "gomoku", "gomoku-standard", "renju") or "connectx:RxCxK" / "mnk:RxCxK"

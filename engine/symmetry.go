@@ -23,17 +23,9 @@ type Symmetries struct {
 // Symmetries returns the board's symmetries (see type Symmetries).
 func (r Rules) Symmetries() *Symmetries {
 	rows, cols := r.Rows, r.Cols
-	n := 4
-	switch {
-	case r.Gravity():
-		n = 2
-	case rows == cols:
-		n = 8
-	}
-	s := &Symmetries{n: n, ncell: rows * cols, nmove: rows * cols}
-	if r.Gravity() {
-		s.nmove = cols
-	}
+	g := r.Game()
+	n := g.SymmetryCount(rows, cols)
+	s := &Symmetries{n: n, ncell: rows * cols, nmove: g.MoveRange(rows, cols)}
 	s.cells = make([]int32, n*s.ncell)
 	s.moves = make([]int32, n*s.nmove)
 	for t := 0; t < n; t++ {
@@ -61,9 +53,9 @@ func (r Rules) Symmetries() *Symmetries {
 			s.cells[t*s.ncell+c] = int32(r1*cols + c1)
 		}
 		for m := 0; m < s.nmove; m++ {
-			img := s.cells[t*s.ncell+m] // Connect-X: the column's bottom cell
-			if r.Gravity() {
-				img %= int32(cols)
+			img := s.cells[t*s.ncell+m] // under gravity: the column's bottom cell
+			if g.Gravity() {
+				img %= int32(cols) // and back to its column
 			}
 			s.moves[t*s.nmove+m] = img
 		}

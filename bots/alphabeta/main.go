@@ -262,34 +262,17 @@ func (a *alphabeta) Solve(ctx context.Context, pos *engine.Position, req botapi.
 	}
 	reply := botapi.SolveReply{ID: req.ID, Known: true, Score: v}
 	if req.Analyze {
-		n := pos.Rules().MoveRange()
-		q := pos.Clone()
-		for m := engine.Move(0); int(m) < n; m++ {
-			if !q.Legal(m) {
-				if pos.Rules().Gravity() { // a full column is listed, as not valid
-					reply.Scores, reply.Valid = append(reply.Scores, 0), append(reply.Valid, false)
-				}
-				continue
-			}
-			q.Play(m)
-			var mv int
-			switch q.Result() {
-			case engine.Open:
-				cv, err := value(q)
-				if err != nil {
-					return botapi.SolveReply{ID: req.ID, Nodes: int64(s.Nodes())}, nil
-				}
-				mv = -cv
-			case engine.Draw:
-				mv = 0
-			default: // the move wins at once
-				mv = search.Score(pos, search.Win-1)
-				if req.Weak {
-					mv = 1
-				}
-			}
-			q.Undo()
-			reply.Scores, reply.Valid = append(reply.Scores, mv), append(reply.Valid, true)
+		win := search.Score(pos, search.Win-1) // a move that wins at once
+		if req.Weak {
+			win = 1
+		}
+		var ok bool
+		reply.Scores, reply.Valid, ok = sdk.AnalyzeMoves(pos, win, func(q *engine.Position) (int, bool, error) {
+			v, err := value(q)
+			return v, err == nil, err
+		})
+		if !ok {
+			return botapi.SolveReply{ID: req.ID, Nodes: int64(s.Nodes())}, nil
 		}
 	}
 	reply.Nodes = int64(s.Nodes())

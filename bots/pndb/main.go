@@ -213,31 +213,9 @@ func (b *pndb) Solve(ctx context.Context, pos *engine.Position, req botapi.Solve
 	}
 	reply := botapi.SolveReply{ID: req.ID, Known: known, Score: v}
 	if known && req.Analyze {
-		n := pos.Rules().MoveRange()
-		q := pos.Clone()
-		for m := engine.Move(0); int(m) < n; m++ {
-			if !q.Legal(m) {
-				if pos.Rules().Gravity() { // a full column is listed, as not valid
-					reply.Scores, reply.Valid = append(reply.Scores, 0), append(reply.Valid, false)
-				}
-				continue
-			}
-			q.Play(m)
-			mv := 0
-			switch q.Result() {
-			case engine.Open:
-				cv, ok, err := value(q)
-				if err != nil || !ok {
-					q.Undo()
-					return botapi.SolveReply{ID: req.ID, Nodes: nodes}, nil
-				}
-				mv = -cv
-			case engine.Draw:
-			default:
-				mv = 1
-			}
-			q.Undo()
-			reply.Scores, reply.Valid = append(reply.Scores, mv), append(reply.Valid, true)
+		var ok bool
+		if reply.Scores, reply.Valid, ok = sdk.AnalyzeMoves(pos, 1, value); !ok {
+			return botapi.SolveReply{ID: req.ID, Nodes: nodes}, nil
 		}
 	}
 	reply.Nodes = nodes

@@ -113,7 +113,7 @@ func (r *Record) Undo(rules engine.Rules) {
 }
 
 func (r *Record) updateDigits(rules engine.Rules) {
-	if rules.Kind != engine.ConnectX || rules.Cols > 9 {
+	if !rules.DigitMoveList() {
 		return
 	}
 	b := make([]byte, 0, len(r.Moves))

@@ -21,7 +21,7 @@ const psqMaxSide = engine.MaxSide
 // the top) and the move's time in milliseconds, then the names of the
 // first and the second player and "-1". Connect-X games have no PSQ form.
 func WritePSQ(w io.Writer, g *Game) error {
-	if g.Rules.Kind != engine.MNK {
+	if !g.Rules.Game().Holds(engine.FormatPSQ) {
 		return fmt.Errorf("psq: %s is not an m,n,k game: PSQ holds m,n,k boards only (use --format text or svg)", g.Rules)
 	}
 	width, height := gomocup.BoardSize(g.Rules)

@@ -31,7 +31,7 @@ const maxSGFDepth = 10000
 func WriteSGF(w io.Writer, games ...*Game) error {
 	bw := bufio.NewWriter(w)
 	for gi, g := range games {
-		if g.Rules.Kind != engine.MNK {
+		if !g.Rules.Game().Holds(engine.FormatSGF) {
 			return fmt.Errorf("sgf: game %d: %s is not an m,n,k game: SGF holds m,n,k boards only (use --format text or svg)", gi+1, g.Rules)
 		}
 		if g.Rules.Rows > SGFMaxSide || g.Rules.Cols > SGFMaxSide {
@@ -470,7 +470,7 @@ func sgfRules(ru []string, rows, cols, k int) (engine.Rules, error) {
 	if err != nil {
 		return engine.Rules{}, fmt.Errorf("RU[%s]: kinrow cannot read this rule (it plays no default in its place); accepted are %s", text, SGFRulesAccepted)
 	}
-	if r.Kind != engine.MNK {
+	if !r.Game().Holds(engine.FormatSGF) {
 		return engine.Rules{}, fmt.Errorf("RU[%s]: %s is not an m,n,k game: SGF GM[4] holds m,n,k games; accepted are %s", text, r, SGFRulesAccepted)
 	}
 	if r.Rows != rows || r.Cols != cols {

@@ -52,10 +52,7 @@ func (g *Game) SVG(ply int) ([]byte, error) {
 		pos.Play(m)
 	}
 	width, height := 2*svgMargin+r.Cols*svgCell, 2*svgMargin+r.Rows*svgCell
-	kind := "kr-mnk"
-	if r.Kind == engine.ConnectX {
-		kind = "kr-connectx"
-	}
+	kind := "kr-" + r.Game().String()
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" class="kr-board %s" data-rules="%s" data-ply="%d" role="img" aria-label="%s after %d plies">`,
 		width, height, width, height, kind, r, ply, html.EscapeString(r.String()), ply)
@@ -78,7 +75,7 @@ func (g *Game) SVG(ply int) ([]byte, error) {
 		fmt.Fprintf(&b, `<text class="kr-label" x="%d" y="%d">%s</text><text class="kr-label" x="%d" y="%d">%s</text>`,
 			x, svgMargin/2, l, x, height-svgMargin/2, l)
 	}
-	if r.Kind == engine.MNK {
+	if !r.Gravity() { // rows are labelled where moves are cells
 		for row := 0; row < r.Rows; row++ {
 			y := svgMargin + (r.Rows-1-row)*svgCell + svgCell/2
 			fmt.Fprintf(&b, `<text class="kr-label" x="%d" y="%d">%d</text><text class="kr-label" x="%d" y="%d">%d</text>`,
@@ -129,7 +126,7 @@ func (g *Game) SVG(ply int) ([]byte, error) {
 // cellName names a cell: its vertex for m,n,k, "COLUMN/ROW" (both from 1,
 // row 1 at the bottom) for Connect-X.
 func cellName(r engine.Rules, cell int) string {
-	if r.Kind == engine.ConnectX {
+	if r.Gravity() {
 		return r.ColumnLabel(cell%r.Cols) + "/" + strconv.Itoa(cell/r.Cols+1)
 	}
 	return r.FormatMove(engine.Move(cell))

@@ -411,7 +411,7 @@ func (s *Server) handleGame(w http.ResponseWriter, r *http.Request) {
 		Kind  string        `json:"kind"`
 		Start time.Time     `json:"start"`
 	}{gameSummary: summarize(n, g), Title: g.game.Title(), Moves: g.rec.Moves, Cols: g.game.Rules.Cols,
-		Rows: g.game.Rules.Rows, Kind: g.game.Rules.Kind.String(), Start: g.rec.Start})
+		Rows: g.game.Rules.Rows, Kind: g.game.Rules.Game().String(), Start: g.rec.Start})
 }
 
 // plyParam reads ?ply= (default: the end).

@@ -88,7 +88,7 @@ func BoardSize(r engine.Rules) (width, height int) { return r.Cols, r.Rows }
 // Rows-1-Y (kinrow counts rows from the bottom). It fails for a point off
 // the board and for Connect-X rules, which Gomocup does not play.
 func ToMove(r engine.Rules, p Point) (engine.Move, error) {
-	if r.Kind != engine.MNK {
+	if !r.Game().Holds(engine.FormatGomocup) {
 		return engine.NoMove, fmt.Errorf("gomocup coordinates need m,n,k rules, not %s", r)
 	}
 	if p.X < 0 || p.Y < 0 || p.X >= r.Cols || p.Y >= r.Rows {
@@ -100,7 +100,7 @@ func ToMove(r engine.Rules, p Point) (engine.Move, error) {
 // FromMove maps an m,n,k move of r to its Gomocup point; the inverse of
 // ToMove.
 func FromMove(r engine.Rules, m engine.Move) (Point, error) {
-	if r.Kind != engine.MNK {
+	if !r.Game().Holds(engine.FormatGomocup) {
 		return Point{}, fmt.Errorf("gomocup coordinates need m,n,k rules, not %s", r)
 	}
 	if m < 0 || int(m) >= r.Cells() {

@@ -18,7 +18,8 @@
 //     a warning in the log: the host referees);
 //   - MoveShare, the share of a game clock to spend on one move;
 //   - the Solve stream, for a Bot that is also a Solver: one request at a
-//     time, each with its own timeout.
+//     time, each with its own timeout; AnalyzeMoves scores every move of a
+//     request with Analyze set from the solver's value of a position.
 //
 // The smallest bot is bots/random. Optional interfaces: Observer on the
 // Player, Solver on the Bot.

@@ -169,7 +169,7 @@ func (s *Searcher) candidates(ply int, ttMove engine.Move) (wins, threats int, l
 	s.buffers(ply)
 	ms := s.moves[ply][:0]
 	gs := s.gains[ply][:0]
-	fouls := s.rules.Line == engine.Renju && me == engine.X // black avoids renju's forbidden moves
+	fouls := s.rules.Line.Forbids(me) // black avoids renju's forbidden moves
 	add := func(m engine.Move) {
 		cell := p.Cell(m)
 		g := s.win.gain(cell, me)

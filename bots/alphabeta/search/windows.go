@@ -10,6 +10,8 @@ import "github.com/kinrow/kinrow/engine"
 // there: filling it would make an overline, which wins nothing.
 type windows struct {
 	rules  engine.Rules
+	spans  [][2]uint8 // engine.WindowSpans: per cell*4+d, the steps back to the windows' starts
+	step   [4]int     // per direction: a step along it, in cells
 	count  [2][]int16 // per window id
 	flank  [2][]int16 // per window id: stones on its flanking cells (exact sides only)
 	exact  [2]bool    // per side: only exactly K wins
@@ -20,7 +22,11 @@ type windows struct {
 // Window ids: direction d (0..3) and start cell; windows whose K cells do not
 // fit on the board are never touched.
 func newWindows(r engine.Rules) *windows {
-	w := &windows{rules: r}
+	w := &windows{rules: r, spans: engine.WindowSpans(r.Rows, r.Cols, r.K)}
+	for d := range 4 {
+		dr, dc := engine.Direction(d)
+		w.step[d] = dr*r.Cols + dc
+	}
 	n := 4 * r.Cells()
 	for s := range 2 {
 		w.count[s] = make([]int16, n)
@@ -58,12 +64,14 @@ func (w *windows) value(id int) int32 {
 	return 0
 }
 
-// id returns the window of direction (dr, dc) starting at (sr, sc), or -1
-// when its K cells are not all on the board.
-func (w *windows) id(d, dr, dc, sr, sc int) int {
-	rows, cols, k := w.rules.Rows, w.rules.Cols, w.rules.K
-	er, ec := sr+(k-1)*dr, sc+(k-1)*dc
-	if sr < 0 || sr >= rows || sc < 0 || sc >= cols || er < 0 || er >= rows || ec < 0 || ec >= cols {
+// flankID returns the window of direction d starting t steps before (r0,
+// c0) — a window the cell flanks when t is -1 or K —, or -1 when its K
+// cells are not all on the board.
+func (w *windows) flankID(d, r0, c0, t int) int {
+	rows, cols := w.rules.Rows, w.rules.Cols
+	dr, dc := engine.Direction(d)
+	sr, sc := r0-t*dr, c0-t*dc
+	if !engine.WindowFits(rows, cols, w.rules.K, sr, sc, d) {
 		return -1
 	}
 	return d*rows*cols + sr*cols + sc
@@ -71,16 +79,12 @@ func (w *windows) id(d, dr, dc, sr, sc int) int {
 
 // update adds (delta +1) or removes (-1) a stone of c on cell.
 func (w *windows) update(cell int, c engine.Color, delta int16) {
-	cols, k := w.rules.Cols, w.rules.K
-	r0, c0 := cell/cols, cell%cols
+	cols, k, n := w.rules.Cols, w.rules.K, w.rules.Cells()
 	for d := 0; d < 4; d++ {
-		dr, dc := engine.Direction(d)
-		// Window starts: cell - t*(dr,dc) for t in 0..k-1, whose end fits.
-		for t := 0; t < k; t++ {
-			id := w.id(d, dr, dc, r0-t*dr, c0-t*dc)
-			if id < 0 {
-				continue
-			}
+		// Window starts: cell - t*step for t in the cell's span.
+		sp := w.spans[cell*4+d]
+		for t := int(sp[0]); t <= int(sp[1]); t++ {
+			id := d*n + cell - t*w.step[d]
 			w.eval -= w.value(id)
 			w.count[c][id] += delta
 			w.eval += w.value(id)
@@ -91,7 +95,7 @@ func (w *windows) update(cell int, c engine.Color, delta int16) {
 		// The windows the cell flanks: the one starting after it, the one
 		// ending before it.
 		for _, t := range [2]int{-1, k} {
-			id := w.id(d, dr, dc, r0-t*dr, c0-t*dc)
+			id := w.flankID(d, cell/cols, cell%cols, t)
 			if id < 0 {
 				continue
 			}
@@ -105,17 +109,13 @@ func (w *windows) update(cell int, c engine.Color, delta int16) {
 // gain is how much a stone of c on cell would change c's evaluation: the
 // windows it extends for c plus those it spoils for the opponent.
 func (w *windows) gain(cell int, c engine.Color) int32 {
-	cols, k := w.rules.Cols, w.rules.K
-	r0, c0 := cell/cols, cell%cols
+	n := w.rules.Cells()
 	var g int32
 	o := c.Other()
 	for d := 0; d < 4; d++ {
-		dr, dc := engine.Direction(d)
-		for t := 0; t < k; t++ {
-			id := w.id(d, dr, dc, r0-t*dr, c0-t*dc)
-			if id < 0 {
-				continue
-			}
+		sp := w.spans[cell*4+d]
+		for t := int(sp[0]); t <= int(sp[1]); t++ {
+			id := d*n + cell - t*w.step[d]
 			mine, theirs := w.count[c][id], w.count[o][id]
 			switch {
 			case w.open(id, c):

@@ -40,9 +40,7 @@ func newWindows(rows, cols, k int) windows {
 		ws.stride[d] = dc*rows + dr
 		for c := range cols {
 			for r := range rows {
-				clo, chi := bounds(c, dc, cols, k)
-				rlo, rhi := bounds(r, dr, rows, k)
-				lo, hi := max(clo, rlo), min(chi, rhi)
+				lo, hi := engine.WindowSpan(rows, cols, k, r, c, d)
 				if lo > hi {
 					lo, hi = 1, 0
 				}
@@ -67,18 +65,6 @@ func newWindows(rows, cols, k int) windows {
 		}
 	}
 	return ws
-}
-
-// bounds returns the range [lo, hi] of steps t such that the cell x - t*dx
-// starts a window of k cells along dx that fits in 0..size-1.
-func bounds(x, dx, size, k int) (lo, hi int) {
-	switch dx {
-	case 1:
-		return max(0, x+k-size), min(k-1, x)
-	case -1:
-		return max(0, k-1-x), min(k-1, size-1-x)
-	}
-	return 0, k - 1
 }
 
 // add counts a stone of s placed at (col, row). It returns the most

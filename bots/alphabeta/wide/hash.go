@@ -1,5 +1,7 @@
 package wide
 
+import "github.com/kinrow/kinrow/engine"
+
 // zpair holds a cell's two Zobrist keys for one side: k1 picks the table
 // slot, k2 is the verification tag stored in the entry. They come from
 // independent streams, so a wrong match needs both 64-bit sums to collide.
@@ -19,17 +21,8 @@ func newZobrist(cells int) []zpair {
 	z := make([]zpair, 2*cells)
 	st := uint64(0xD1B54A32D192ED03)
 	for i := range z {
-		z[i].k1 = splitmix(&st)
-		z[i].k2 = splitmix(&st)
+		z[i].k1 = engine.SplitMix64(&st)
+		z[i].k2 = engine.SplitMix64(&st)
 	}
 	return z
-}
-
-// splitmix advances the state and returns the next splitmix64 output.
-func splitmix(state *uint64) uint64 {
-	*state += 0x9E3779B97F4A7C15
-	z := *state
-	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
-	z = (z ^ z>>27) * 0x94D049BB133111EB
-	return z ^ z>>31
 }

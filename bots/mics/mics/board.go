@@ -146,20 +146,7 @@ func (b *Board) windows() {
 		b.first[d] = make([]int32, b.n)
 		b.nwin[d] = make([]uint8, b.n)
 		for cell := 0; cell < b.n; cell++ {
-			r, c := cell/b.cols, cell%b.cols
-			lo, hi := 0, k-1
-			if dr == 1 {
-				hi = min(hi, r)
-				lo = max(lo, r+k-b.rows)
-			}
-			switch dc {
-			case 1:
-				hi = min(hi, c)
-				lo = max(lo, c+k-b.cols)
-			case -1:
-				hi = min(hi, b.cols-1-c)
-				lo = max(lo, k-1-c)
-			}
+			lo, hi := engine.WindowSpan(b.rows, b.cols, k, cell/b.cols, cell%b.cols, d)
 			if lo > hi {
 				continue
 			}
@@ -179,8 +166,7 @@ func (b *Board) windows() {
 				for cell := range f {
 					f[cell] = -1
 					r, c := cell/b.cols+t*dr, cell%b.cols+t*dc
-					er, ec := r+(k-1)*dr, c+(k-1)*dc
-					if b.on(r, c) && b.on(er, ec) {
+					if engine.WindowFits(b.rows, b.cols, k, r, c, d) {
 						f[cell] = int32(d*b.n + r*b.cols + c)
 					}
 				}
@@ -189,9 +175,6 @@ func (b *Board) windows() {
 		}
 	}
 }
-
-// on tells whether (r, c) is on the board.
-func (b *Board) on(r, c int) bool { return r >= 0 && r < b.rows && c >= 0 && c < b.cols }
 
 // Reset empties the board.
 func (b *Board) Reset() {

@@ -88,9 +88,10 @@ type Searcher struct {
 	bufs    [maxPly][]Candidate
 	root    []Candidate
 
-	// Under renju the engine's position follows the board through the
-	// search, to judge black's candidate moves (renju's fouls, which the
-	// board's windows do not see; wins and overlines are the board's own).
+	// Where the line rule forbids moves (black's in renju) the engine's
+	// position follows the board through the search, to judge the
+	// candidate moves (fouls, which the board's windows do not see; wins
+	// and overlines are the board's own).
 	renju bool
 	pos   *engine.Position
 }
@@ -110,7 +111,7 @@ func New(r engine.Rules, o Options) (*Searcher, error) {
 	if o.MoveTime == 0 {
 		o.MoveTime = DefaultMoveTime
 	}
-	s := &Searcher{rules: r, opt: o, b: NewBoard(r), renju: r.Line == engine.Renju,
+	s := &Searcher{rules: r, opt: o, b: NewBoard(r), renju: r.Line.Forbids(engine.X) || r.Line.Forbids(engine.O),
 		legal: make([]engine.Move, 0, r.Cells()), root: make([]Candidate, 0, rootMax)}
 	s.b.SetSeed(o.Seed)
 	backing := make([]Candidate, maxPly*MaxBranching)
@@ -249,7 +250,7 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 	}
 	// Root candidates, best first; a win or a single forced block needs no search.
 	root := b.Candidates(s.root[:0], rootMax)
-	if s.renju && pos.ToMove() == engine.X {
+	if s.renju && s.rules.Line.Forbids(pos.ToMove()) {
 		root, _ = s.dropFouls(root, false)
 	}
 	if len(root) == 0 {
@@ -436,7 +437,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int64) int64 {
 	if b.nfree == 0 {
 		return 0
 	}
-	fouls := s.renju && me == 0 // black to move in renju
+	fouls := s.renju && s.rules.Line.Forbids(engine.Color(me)) // a side with forbidden moves (black in renju) to move
 	if fouls && s.pos.Result() == engine.Draw {
 		return 0 // every empty cell is forbidden to black
 	}

@@ -62,8 +62,7 @@ func newBoard(r engine.Rules) *board {
 		dr, dc := engine.Direction(d)
 		for row := 0; row < r.Rows; row++ {
 			for col := 0; col < r.Cols; col++ {
-				er, ec := row+dr*(r.K-1), col+dc*(r.K-1)
-				if er < 0 || er >= r.Rows || ec < 0 || ec >= r.Cols {
+				if !engine.WindowFits(r.Rows, r.Cols, r.K, row, col, d) {
 					continue
 				}
 				start := row*r.Cols + col

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"io"
 	"sync"
 
 	"github.com/hashicorp/go-plugin"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	"github.com/kinrow/kinrow/internal/testbots/tb"
 	"github.com/kinrow/kinrow/protocol/botapi"
@@ -117,26 +114,12 @@ func (b *badStream) Send(m *botpb.BotMessage) error {
 	return b.Bot_SessionServer.Send(m)
 }
 
-type badPlugin struct {
-	plugin.NetRPCUnsupportedPlugin
-	impl botapi.Bot
-}
-
-func (p *badPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
-	botpb.RegisterBotServer(s, server{&botapi.GRPCServer{Impl: p.impl}})
-	return nil
-}
-
-func (p *badPlugin) GRPCClient(context.Context, *plugin.GRPCBroker, *grpc.ClientConn) (any, error) {
-	return nil, status.Error(codes.Unimplemented, "a bot has no client")
-}
-
 func main() {
 	tb.Limit(nil)
 	impl := sdk.Adapt(bot{tb.Bot{Name: "badstream"}}, sdk.Logger())
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig:  botapi.Handshake(),
-		VersionedPlugins: map[int]plugin.PluginSet{botapi.Version2: {botapi.PluginName: &badPlugin{impl: impl}}},
+		VersionedPlugins: map[int]plugin.PluginSet{botapi.Version2: {botapi.PluginName: &tb.ServerPlugin{Impl: impl, Wrap: func(g *botapi.GRPCServer) botpb.BotServer { return server{g} }}}},
 		GRPCServer:       plugin.DefaultGRPCServer,
 		Logger:           sdk.Logger(),
 	})

@@ -10,27 +10,15 @@ import (
 	"github.com/kinrow/kinrow/protocol/sdk"
 )
 
-type bot struct{}
-
-func (bot) Info() botapi.Info {
-	return tb.Info("crash", tb.IntOption("crash_after", "0", "good moves before crashing"))
-}
-
-func (bot) NewGame(_ context.Context, g sdk.Game) (sdk.Player, error) {
-	return &player{left: g.Values.Int("crash_after")}, nil
-}
-
-type player struct{ left int64 }
-
-func (p *player) GenMove(_ context.Context, pos *engine.Position, _ func(botapi.Progress)) (engine.Move, error) {
-	if p.left <= 0 {
-		os.Exit(3)
-	}
-	p.left--
-	return tb.Legal(pos), nil
-}
-
 func main() {
-	tb.Limit(nil)
-	sdk.Serve(bot{})
+	tb.Serve(tb.IntBot{Name: "crash", Option: "crash_after", Default: "0", Help: "good moves before crashing",
+		Player: func(left int64) sdk.Player {
+			return tb.PlayerFunc(func(_ context.Context, pos *engine.Position, _ func(botapi.Progress)) (engine.Move, error) {
+				if left <= 0 {
+					os.Exit(3)
+				}
+				left--
+				return tb.Legal(pos), nil
+			})
+		}})
 }

@@ -16,30 +16,18 @@ import (
 	"github.com/kinrow/kinrow/protocol/sdk"
 )
 
-type bot struct{}
-
-func (bot) Info() botapi.Info {
-	return tb.Info("flood", tb.IntOption("mb", "11", "MiB written to stderr per move"))
-}
-
-func (bot) NewGame(_ context.Context, g sdk.Game) (sdk.Player, error) {
-	return player{mb: g.Values.Int("mb")}, nil
-}
-
-type player struct{ mb int64 }
-
 var line = strings.Repeat("flood ", 17) + "\n" // 103 bytes
 
-func (p player) GenMove(_ context.Context, pos *engine.Position, _ func(botapi.Progress)) (engine.Move, error) {
-	w := bufio.NewWriterSize(os.NewFile(2, "stderr"), 1<<16)
-	for n := int64(0); n < p.mb<<20; n += int64(len(line)) {
-		w.WriteString(line)
-	}
-	w.Flush()
-	return tb.Legal(pos), nil
-}
-
 func main() {
-	tb.Limit(nil)
-	sdk.Serve(bot{})
+	tb.Serve(tb.IntBot{Name: "flood", Option: "mb", Default: "11", Help: "MiB written to stderr per move",
+		Player: func(mb int64) sdk.Player {
+			return tb.PlayerFunc(func(_ context.Context, pos *engine.Position, _ func(botapi.Progress)) (engine.Move, error) {
+				w := bufio.NewWriterSize(os.NewFile(2, "stderr"), 1<<16)
+				for n := int64(0); n < mb<<20; n += int64(len(line)) {
+					w.WriteString(line)
+				}
+				w.Flush()
+				return tb.Legal(pos), nil
+			})
+		}})
 }

@@ -9,27 +9,15 @@ import (
 	"github.com/kinrow/kinrow/protocol/sdk"
 )
 
-type bot struct{}
-
-func (bot) Info() botapi.Info {
-	return tb.Info("hang", tb.IntOption("hang_after", "0", "genmoves answered before hanging"))
-}
-
-func (bot) NewGame(_ context.Context, g sdk.Game) (sdk.Player, error) {
-	return &player{left: g.Values.Int("hang_after")}, nil
-}
-
-type player struct{ left int64 }
-
-func (p *player) GenMove(_ context.Context, pos *engine.Position, _ func(botapi.Progress)) (engine.Move, error) {
-	if p.left <= 0 {
-		tb.Hang()
-	}
-	p.left--
-	return tb.Legal(pos), nil
-}
-
 func main() {
-	tb.Limit(nil)
-	sdk.Serve(bot{})
+	tb.Serve(tb.IntBot{Name: "hang", Option: "hang_after", Default: "0", Help: "genmoves answered before hanging",
+		Player: func(left int64) sdk.Player {
+			return tb.PlayerFunc(func(_ context.Context, pos *engine.Position, _ func(botapi.Progress)) (engine.Move, error) {
+				if left <= 0 {
+					tb.Hang()
+				}
+				left--
+				return tb.Legal(pos), nil
+			})
+		}})
 }

@@ -11,32 +11,18 @@ import (
 	"github.com/kinrow/kinrow/protocol/sdk"
 )
 
-type bot struct{}
-
-func (bot) Info() botapi.Info {
-	return tb.Info("hog", tb.IntOption("mb_per_step", "16", "MiB allocated at a time"))
-}
-
-func (bot) NewGame(_ context.Context, g sdk.Game) (sdk.Player, error) {
-	return &player{step: g.Values.Int("mb_per_step")}, nil
-}
-
-type player struct {
-	step int64
-	keep [][]byte
-}
-
-func (p *player) GenMove(context.Context, *engine.Position, func(botapi.Progress)) (engine.Move, error) {
-	for {
-		b := make([]byte, max(p.step, 1)<<20)
-		for i := range b {
-			b[i] = 1
-		}
-		p.keep = append(p.keep, b)
-	}
-}
-
 func main() {
-	tb.Limit(nil)
-	sdk.Serve(bot{})
+	tb.Serve(tb.IntBot{Name: "hog", Option: "mb_per_step", Default: "16", Help: "MiB allocated at a time",
+		Player: func(step int64) sdk.Player {
+			var keep [][]byte
+			return tb.PlayerFunc(func(context.Context, *engine.Position, func(botapi.Progress)) (engine.Move, error) {
+				for {
+					b := make([]byte, max(step, 1)<<20)
+					for i := range b {
+						b[i] = 1
+					}
+					keep = append(keep, b)
+				}
+			})
+		}})
 }

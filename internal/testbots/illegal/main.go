@@ -30,19 +30,13 @@ type player struct{ kind string }
 func (p player) GenMove(_ context.Context, pos *engine.Position, _ func(botapi.Progress)) (engine.Move, error) {
 	r := pos.Rules()
 	if p.kind == "occupied" || p.kind == "full" {
-		for m := engine.Move(0); int(m) < r.Cells(); m++ {
-			if r.Kind == engine.ConnectX && int(m) >= r.Cols {
-				break
-			}
+		for m := engine.Move(0); int(m) < r.MoveRange(); m++ {
 			if !pos.Legal(m) {
 				return m, nil // a full column or an occupied cell
 			}
 		}
 	}
-	if r.Kind == engine.ConnectX {
-		return engine.Move(r.Cols), nil // one column past the last
-	}
-	return engine.Move(r.Cells()), nil // one row above the top
+	return engine.Move(r.MoveRange()), nil // one column past the last, one row above the top
 }
 
 // wire answers garbage for kind=garbage, and otherwise lets the SDK work.

@@ -16,8 +16,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/internal/testbots/intruder/attack"
+	"github.com/kinrow/kinrow/internal/testbots/tb"
 	"github.com/kinrow/kinrow/protocol/gtp"
 )
 
@@ -25,7 +25,7 @@ func main() {
 	attack.Child()
 	time.AfterFunc(2*time.Minute, func() { os.Exit(4) })
 	fmt.Fprintln(os.Stderr, "intruderengine: ready")
-	pos := engine.NewPosition(engine.Connect4())
+	board := tb.NewBoard()
 	opts := attack.Options{}
 	attacked := false
 	r, w := gtp.NewReader(os.Stdin), gtp.NewWriter(os.Stdout)
@@ -34,20 +34,15 @@ func main() {
 		if err != nil {
 			return
 		}
+		if board.Handle(w, c) {
+			continue
+		}
 		switch c.Name {
 		case "protocol_version":
 			w.Success(c, "2")
 		case "quit":
 			w.Success(c, "")
 			return
-		case "rules":
-			rules, err := engine.ParseRules(strings.Join(c.Args, " "))
-			if err != nil {
-				w.Failure(c, err.Error())
-				continue
-			}
-			pos = engine.NewPosition(rules)
-			w.Success(c, "")
 		case "kinrow-option":
 			if len(c.Args) < 1 {
 				w.Failure(c, "syntax error")
@@ -57,43 +52,23 @@ func main() {
 			w.Success(c, "")
 		case "kinrow-movetime", "kinrow-side":
 			w.Success(c, "")
-		case "play":
-			if len(c.Args) != 2 {
-				w.Failure(c, "syntax error")
-				continue
-			}
-			m, err := pos.Rules().ParseMove(c.Args[1])
-			if err == nil {
-				err = pos.Apply(m)
-			}
-			if err != nil {
-				w.Failure(c, "illegal move: "+err.Error())
-				continue
-			}
-			w.Success(c, "")
-		case "undo":
-			if _, ok := pos.Undo(); !ok {
-				w.Failure(c, "cannot undo")
-				continue
-			}
-			w.Success(c, "")
 		case "genmove":
 			if name := opts["attack"]; !attacked && name != "" && name != "none" {
 				attacked = true
-				o := attack.Options{"rules": pos.Rules().String()}
+				o := attack.Options{"rules": board.Pos.Rules().String()}
 				for k, v := range opts {
 					o[k] = v
 				}
 				attack.Report(name, o)
 			}
-			legal := pos.LegalMoves(nil)
+			legal := board.Pos.LegalMoves(nil)
 			if len(legal) == 0 {
 				w.Success(c, "resign")
 				continue
 			}
 			m := legal[0]
-			pos.Play(m)
-			w.Success(c, pos.Rules().FormatMove(m))
+			board.Pos.Play(m)
+			w.Success(c, board.Pos.Rules().FormatMove(m))
 		default:
 			w.Failure(c, "unknown command")
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/internal/testbots/tb"
 	"github.com/kinrow/kinrow/protocol/gtp"
 )
 
@@ -27,7 +27,7 @@ func main() {
 		log, _ = os.OpenFile(*transcript, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	}
 	fmt.Fprintln(os.Stderr, "kinrowengine: ready, mode", *mode)
-	pos := engine.NewPosition(engine.Connect4())
+	board := tb.NewBoard()
 	moves := 0
 	r, w := gtp.NewReader(os.Stdin), gtp.NewWriter(os.Stdout)
 	for {
@@ -38,41 +38,16 @@ func main() {
 		if log != nil {
 			fmt.Fprintln(log, strings.TrimSpace(c.Name+" "+strings.Join(c.Args, " ")))
 		}
+		if board.Handle(w, c) {
+			continue
+		}
 		switch c.Name {
 		case "protocol_version":
 			w.Success(c, "2")
 		case "quit":
 			w.Success(c, "")
 			return
-		case "rules":
-			rules, err := engine.ParseRules(strings.Join(c.Args, " "))
-			if err != nil {
-				w.Failure(c, err.Error())
-				continue
-			}
-			pos = engine.NewPosition(rules)
-			w.Success(c, "")
 		case "kinrow-option", "kinrow-movetime":
-			w.Success(c, "")
-		case "play":
-			if len(c.Args) != 2 {
-				w.Failure(c, "syntax error")
-				continue
-			}
-			m, err := pos.Rules().ParseMove(c.Args[1])
-			if err == nil {
-				err = pos.Apply(m)
-			}
-			if err != nil {
-				w.Failure(c, "illegal move: "+err.Error())
-				continue
-			}
-			w.Success(c, "")
-		case "undo":
-			if _, ok := pos.Undo(); !ok {
-				w.Failure(c, "cannot undo")
-				continue
-			}
 			w.Success(c, "")
 		case "genmove":
 			if moves >= *after {
@@ -105,15 +80,15 @@ func main() {
 					continue
 				}
 			}
-			legal := pos.LegalMoves(nil)
+			legal := board.Pos.LegalMoves(nil)
 			if len(legal) == 0 {
 				w.Success(c, "resign")
 				continue
 			}
 			m := legal[rand.IntN(len(legal))]
-			pos.Play(m)
+			board.Pos.Play(m)
 			moves++
-			w.Success(c, pos.Rules().FormatMove(m))
+			w.Success(c, board.Pos.Rules().FormatMove(m))
 			if *mode == "stray" && moves > *after {
 				fmt.Fprint(os.Stdout, "= 1\n\n") // a second answer nobody asked for
 			}

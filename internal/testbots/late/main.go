@@ -10,24 +10,12 @@ import (
 	"github.com/kinrow/kinrow/protocol/sdk"
 )
 
-type bot struct{}
-
-func (bot) Info() botapi.Info {
-	return tb.Info("late", tb.IntOption("late_ms", "3000", "milliseconds to sleep before answering"))
-}
-
-func (bot) NewGame(_ context.Context, g sdk.Game) (sdk.Player, error) {
-	return player{delay: time.Duration(g.Values.Int("late_ms")) * time.Millisecond}, nil
-}
-
-type player struct{ delay time.Duration }
-
-func (p player) GenMove(_ context.Context, pos *engine.Position, _ func(botapi.Progress)) (engine.Move, error) {
-	time.Sleep(p.delay)
-	return tb.Legal(pos), nil
-}
-
 func main() {
-	tb.Limit(nil)
-	sdk.Serve(bot{})
+	tb.Serve(tb.IntBot{Name: "late", Option: "late_ms", Default: "3000", Help: "milliseconds to sleep before answering",
+		Player: func(ms int64) sdk.Player {
+			return tb.PlayerFunc(func(_ context.Context, pos *engine.Position, _ func(botapi.Progress)) (engine.Move, error) {
+				time.Sleep(time.Duration(ms) * time.Millisecond)
+				return tb.Legal(pos), nil
+			})
+		}})
 }

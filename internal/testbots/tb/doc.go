@@ -1,3 +1,5 @@
 // Package tb holds what the misbehaving test bots share: a bounded
-// lifetime, a description, a legal player and a CPU-burning hang.
+// lifetime, a description, a legal player, a CPU-burning hang, and IntBot,
+// a bot of one int option whose player each misbehaving bot writes as a
+// function of it.
 package tb

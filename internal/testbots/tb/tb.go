@@ -69,3 +69,33 @@ func (b Bot) Info() botapi.Info { return Info(b.Name) }
 
 // NewGame returns a Player.
 func (Bot) NewGame(context.Context, sdk.Game) (sdk.Player, error) { return Player{}, nil }
+
+// IntBot is a test bot of one int option (IntOption): each game's player
+// is made from the option's value.
+type IntBot struct {
+	Name, Option, Default, Help string
+	// Player returns a game's player for the option's value.
+	Player func(v int64) sdk.Player
+}
+
+// Info describes the bot and its option.
+func (b IntBot) Info() botapi.Info { return Info(b.Name, IntOption(b.Option, b.Default, b.Help)) }
+
+// NewGame returns the player for the game's value of the option.
+func (b IntBot) NewGame(_ context.Context, g sdk.Game) (sdk.Player, error) {
+	return b.Player(g.Values.Int(b.Option)), nil
+}
+
+// PlayerFunc is a Player that is a function.
+type PlayerFunc func(ctx context.Context, pos *engine.Position, report func(botapi.Progress)) (engine.Move, error)
+
+// GenMove calls f.
+func (f PlayerFunc) GenMove(ctx context.Context, pos *engine.Position, report func(botapi.Progress)) (engine.Move, error) {
+	return f(ctx, pos, report)
+}
+
+// Serve serves bot for at most Lifetime: what a test bot's main does.
+func Serve(bot sdk.Bot) {
+	Limit(nil)
+	sdk.Serve(bot)
+}
