@@ -140,7 +140,7 @@ type brainFlags struct {
 
 func (b *brainFlags) register(fs *pflag.FlagSet, bot string) {
 	fs.StringVar(&b.bot, "bot", bot, "the bot that plays (default: the strongest installed that plays the board)")
-	fs.StringArrayVar(&b.opts, "bot-opt", nil, "an option for the bot, KEY=VALUE (repeatable)")
+	fs.StringArrayVar(&b.opts, "bot-opt", nil, "an option for the bot, `KEY=VALUE` (repeatable)")
 	fs.DurationVar(&b.margin, "margin", pbrain.DefaultMargin, "safety margin: the bot's deadline is the move's limit minus this, and the brain answers by the limit minus half of it")
 	fs.DurationVar(&b.turn, "turn", pbrain.DefaultTurn, "the move limit when the manager sends no INFO timeout_turn")
 }

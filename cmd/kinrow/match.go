@@ -35,12 +35,12 @@ type matchFlags struct {
 func (m *matchFlags) register(fs *pflag.FlagSet) {
 	s := &m.s
 	fs.StringVar(&s.Rules, "rules", "connect4", "the game: "+engine.RulesSyntax)
-	fs.StringArrayVar(&s.Bots, "bot", nil, "a bot to play (repeat: two or more)")
-	fs.StringArrayVar(&s.BotOpts, "bot-opt", nil, "an option for every copy of bot NAME, NAME:KEY=VALUE, or for its N-th copy only, NAME#N:KEY=VALUE (repeatable)")
+	fs.StringArrayVar(&s.Bots, "bot", nil, "a bot to play, by `NAME` (repeat: two or more)")
+	fs.StringArrayVar(&s.BotOpts, "bot-opt", nil, "an option for every copy of bot NAME, or for its N-th copy only (`NAME[#N]:KEY=VALUE`, repeatable)")
 	fs.IntVar(&s.Games, "games", 2, "games per pairing (pairs with colours swapped)")
 	fs.IntVar(&s.Concurrency, "concurrency", 1, "games played at once, each with its own bot processes")
 	fs.DurationVar(&s.MoveTime, "movetime", 0, "time per move (default 100ms unless --tc)")
-	fs.StringVar(&s.TC, "tc", "", "game clock MAIN+INC, e.g. 10s+0.1s")
+	fs.StringVar(&s.TC, "tc", "", "game clock `MAIN+INC`, e.g. 10s+0.1s")
 	fs.StringVar(&s.Openings, "openings", "", "file of openings, one move list per line")
 	fs.IntVar(&s.RandomPlies, "random-plies", 0, "open every pair with P random plies")
 	fs.StringVar(&s.Out, "out", "", "write one JSON record per finished game to this file (new or empty, or with --resume)")

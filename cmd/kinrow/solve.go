@@ -83,6 +83,6 @@ func solveCommand(e env) *cobra.Command {
 	fs.DurationVar(&cfg.Timeout, "timeout", 0, "give up on a position after this long (0: no limit)")
 	fs.BoolVar(&stats, "stats", false, "print the run's figures on stderr at the end: positions/s, mean time and nodes per position")
 	fs.IntVar(&jobs, "jobs", 1, "bot processes solving at once, each with its own table (at most one per core pays)")
-	fs.StringArrayVar(&opts, "bot-opt", nil, "an option for the bot, KEY=VALUE (repeatable)")
+	fs.StringArrayVar(&opts, "bot-opt", nil, "an option for the bot, `KEY=VALUE` (repeatable)")
 	return c
 }

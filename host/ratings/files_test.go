@@ -34,3 +34,18 @@ func TestWriteSkipped(t *testing.T) {
 		t.Errorf("nothing skipped: %q", out.String())
 	}
 }
+
+// An Elo that rounds to zero prints without a minus sign.
+func TestEloTextHasNoNegativeZero(t *testing.T) {
+	for _, tc := range []struct {
+		elo  float64
+		sign bool
+		want string
+	}{
+		{-0.04, true, "+0.0"}, {-0.04, false, "0.0"}, {-0.05, true, "-0.1"}, {0.04, true, "+0.0"}, {-12.34, false, "-12.3"},
+	} {
+		if got := eloText(tc.elo, tc.sign); got != tc.want {
+			t.Errorf("eloText(%v, %v) = %q, want %q", tc.elo, tc.sign, got, tc.want)
+		}
+	}
+}

@@ -37,10 +37,10 @@ func (r *Report) WriteText(w io.Writer) error {
 		g.writeHeading(&buf)
 		t := newTable(&buf, "rank", "bot", "Elo", "±", "games", "W-D-L", "score", "draws", "opp. Elo")
 		for _, b := range g.Bots {
-			t.Append(strconv.Itoa(b.Rank), b.Bot, fmt.Sprintf("%+.1f", b.Elo), plusMinus(b.Estimate),
+			t.Append(strconv.Itoa(b.Rank), b.Bot, eloText(b.Elo, true), plusMinus(b.Estimate),
 				strconv.Itoa(b.Games), fmt.Sprintf("%d-%d-%d", b.Wins, b.Draws, b.Losses),
 				fmt.Sprintf("%.1f%%", 100*b.Score), fmt.Sprintf("%.1f%%", 100*b.DrawRatio),
-				fmt.Sprintf("%+.1f", b.OpponentsElo))
+				eloText(b.OpponentsElo, true))
 		}
 		if err := t.Render(); err != nil {
 			return fmt.Errorf("write ratings: %w", err)
@@ -81,10 +81,7 @@ func (g *Group) writeHeading(w io.Writer) {
 }
 
 func estimateText(e Estimate, sign bool) string {
-	v := fmt.Sprintf("%.1f", e.Elo)
-	if sign {
-		v = fmt.Sprintf("%+.1f", e.Elo)
-	}
+	v := eloText(e.Elo, sign)
 	if e.Fixed {
 		return v + " (fixed)"
 	}
@@ -138,7 +135,7 @@ func WriteStandings(w io.Writer, recs []*record.Record) error {
 			g.Rules, how, estimateText(g.Advantage, true), estimateText(g.DrawElo, false))
 		t := newTable(&buf, "rank", "bot", "Elo", "±", "games", "score", "draws")
 		for _, b := range g.Bots {
-			t.Append(strconv.Itoa(b.Rank), b.Bot, fmt.Sprintf("%+.1f", b.Elo), plusMinus(b.Estimate),
+			t.Append(strconv.Itoa(b.Rank), b.Bot, eloText(b.Elo, true), plusMinus(b.Estimate),
 				strconv.Itoa(b.Games), fmt.Sprintf("%.1f%%", 100*b.Score), fmt.Sprintf("%.1f%%", 100*b.DrawRatio))
 		}
 		if err := t.Render(); err != nil {
@@ -149,4 +146,16 @@ func WriteStandings(w io.Writer, recs []*record.Record) error {
 		return fmt.Errorf("standings: %w", err)
 	}
 	return nil
+}
+
+// eloText prints an Elo to a tenth, with its sign when sign is true; an
+// Elo that rounds to zero is 0.0 (or +0.0), never -0.0.
+func eloText(elo float64, sign bool) string {
+	if elo < 0 && elo > -0.05 {
+		elo = 0
+	}
+	if sign {
+		return fmt.Sprintf("%+.1f", elo)
+	}
+	return fmt.Sprintf("%.1f", elo)
 }
