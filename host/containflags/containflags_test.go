@@ -87,3 +87,22 @@ func TestCheckSandbox(t *testing.T) {
 		t.Errorf("require with a full sandbox %v: %v", full, err)
 	}
 }
+
+// FuzzSuspend: whatever --bot-suspend's text, it is refused or gives
+// names without separators or path characters.
+func FuzzSuspend(f *testing.F) {
+	for _, s := range []string{"true", "false", "a,b", "a,,b", "../x", " a , b "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		var s Suspend
+		if err := s.Set(v); err != nil {
+			return
+		}
+		for _, n := range s.Names {
+			if n == "" || strings.ContainsAny(n, "/\\ =,") {
+				t.Fatalf("%q: accepted name %q", v, n)
+			}
+		}
+	})
+}
