@@ -15,7 +15,7 @@ genmove w
 kinrow-record
 time_left o nan 0
 quit'
-out=$(printf '%s\n' "$cmds" | bin/kinrow --rules connect4 2>/dev/null)
+out=$(printf '%s\n' "$cmds" | "${KINROW:-bin/kinrow}" --rules connect4 2>/dev/null)
 echo '$ make run'
 echo 'bin/kinrow --rules connect4'
 # Answers end with a blank line (GTP framing): pair the n-th answer with the

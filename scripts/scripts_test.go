@@ -92,6 +92,18 @@ func TestTournamentScript(t *testing.T) {
 	if again, _ := os.ReadFile(out); string(again) != text {
 		t.Errorf("a resumed run's tables differ:\n%s\nfirst:\n%s", again, text)
 	}
+	// Another GAMES cannot continue the records: refused before the tables
+	// are touched, naming --games as the difference.
+	cmd := exec.Command("bash", "tournament.sh")
+	cmd.Env = append(os.Environ(), "KINROW_BOT_PATH="+binDir, "TMPDIR="+t.TempDir(), "KINROW="+filepath.Join(binDir, "kinrow"),
+		"RULES=tictactoe connect4", "GAMES=4", "MOVETIME=200ms", "OUT="+out)
+	msg, err := cmd.CombinedOutput()
+	if err == nil || cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(msg), "--games 2") {
+		t.Errorf("a rerun with GAMES=4: %v\n%s", err, msg)
+	}
+	if again, _ := os.ReadFile(out); string(again) != text {
+		t.Errorf("a refused rerun changed the tables:\n%s", again)
+	}
 }
 
 // TestSolveBenchScript runs solve-bench.sh on the first lines of the shared

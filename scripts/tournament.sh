@@ -34,12 +34,29 @@ if [ "${#args[@]}" -lt 4 ]; then
   exit 2
 fi
 
+# A rerun continues the records of each rule set (--resume), which holds
+# only for the same schedule: refuse a different --games here, before
+# anything is written, rather than after the tables were truncated.
+for rules in $RULES; do
+  records="${OUT%.*}-${rules//[:]/_}.jsonl"
+  [ -s "$records" ] || continue
+  played=$(head -n 1 "$records" | sed -n 's/.*"schedule":"[0-9a-f]*:[0-9]*x\([0-9]*\)".*/\1/p')
+  if [ -n "$played" ] && [ "$played" != "$GAMES" ]; then
+    echo "tournament: $records holds games of GAMES=$played (kinrow match --games $played), not GAMES=$GAMES: rerun with GAMES=$played to continue it, or give another OUT" >&2
+    exit 2
+  fi
+done
+
+# The tables are written aside and replace OUT only when every rule set
+# is played: a refused or failed run leaves the tables of the last one.
+tables="$OUT.partial"
+trap 'rm -f "$tables"' EXIT
 {
   echo "# Round robin: ${bots[*]}"
   echo
   echo "Command: RULES=\"$RULES\" GAMES=$GAMES MOVETIME=$MOVETIME MAXPLIES=$MAXPLIES scripts/tournament.sh ($(date -u +%Y-%m-%d))"
   echo
-} >"$OUT"
+} >"$tables"
 for rules in $RULES; do
   echo "tournament: $rules" >&2
   {
@@ -54,6 +71,7 @@ for rules in $RULES; do
       --out "$records" "${resume[@]}"
     echo '```'
     echo
-  } >>"$OUT"
+  } >>"$tables"
 done
+mv "$tables" "$OUT"
 echo "tournament: tables in $OUT" >&2

@@ -2,7 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
+	"github.com/spf13/pflag"
 	"io"
 	"slices"
 	"strings"
@@ -92,7 +92,7 @@ func TestSuspendFlag(t *testing.T) {
 		{[]string{"--bot-suspend=a,,b"}, false, nil, true},
 		{[]string{"--bot-suspend=../x"}, false, nil, true},
 	} {
-		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		var c containFlags
 		c.register(fs)

@@ -223,8 +223,10 @@ func TestRatingsBadInput(t *testing.T) {
 		{[]string{"--anchor", "a=abc", ok}, 2, `ELO "abc" is not a finite number`},
 		{[]string{"--anchor", "nosuch", ok}, 2, `unknown anchor "nosuch": the games are by a, b`},
 		{[]string{"--format", "xml", ok}, 2, "--format"},
-		{[]string{"--prior", "-1", ok}, 2, "--prior"},
-		{[]string{"--draw-elo", "-5", ok}, 2, "--draw-elo"},
+		{[]string{"--prior", "-1", ok}, 2, "prior -1 (fallback 0): want a number of virtual games ≥ 0"},
+		{[]string{"--prior", "many", ok}, 2, "--prior"},
+		{[]string{"--draw-elo", "-5", ok}, 2, "draw Elo -5: want a finite number ≥ 0"},
+		{[]string{"--draw-elo", "x", ok}, 2, "--draw-elo"},
 		{[]string{"--rules", "chess", ok}, 2, "rules"},
 		{[]string{ok, garbage}, 1, "garbage.jsonl:7: decode game record"},
 		{[]string{torn}, 1, "torn.jsonl:7: torn last line"},
@@ -245,8 +247,8 @@ func TestRatingsBadInput(t *testing.T) {
 		}
 	}
 	// Help is not an error.
-	if _, stderr, code := runRatings(t, "-h"); code != 0 || !strings.Contains(stderr, "Usage: kinrow ratings") {
-		t.Errorf("-h: exit %d, %q", code, stderr)
+	if stdout, _, code := runRatings(t, "-h"); code != 0 || !strings.Contains(stdout, "Usage:\n  kinrow ratings") {
+		t.Errorf("-h: exit %d, %q", code, stdout)
 	}
 }
 

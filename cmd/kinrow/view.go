@@ -2,77 +2,68 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/spf13/cobra"
 
+	"github.com/kinrow/kinrow/host/match"
 	"github.com/kinrow/kinrow/host/view"
 )
 
-const viewUsage = `Usage: kinrow view [--listen 127.0.0.1:8080] [RECORDS.jsonl ...]
+const viewLong = `Serves a web page (offline, on this machine unless --listen says otherwise)
+that replays the games of records files move by move. See docs/VIEWER.md.`
 
-Serves a web page that replays the games of the records files (as kinrow
-match --out writes them): the list of games with filters, each game
-stepped move by move (buttons or the arrow keys) with its move times, a
-URL for every game and ply. Everything is in the binary: the page works
-offline. It listens on this machine only unless --listen says otherwise.
-Ctrl-C stops it. See docs/VIEWER.md.
-
-Flags:
-`
-
-func viewCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("kinrow view", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, viewUsage); fs.PrintDefaults() }
-	// The viewer starts no bot: of the host flags it takes only
-	// --log-level (the bot flags were registered and ignored).
+// viewCommand is kinrow view. It starts no bot: of the host flags it takes
+// only --log-level.
+func viewCommand(e env) *cobra.Command {
 	var hf hostFlags
-	all := flag.NewFlagSet("", flag.ContinueOnError)
-	hf.register(all)
-	logLevel := all.Lookup("log-level")
-	fs.Var(logLevel.Value, logLevel.Name, logLevel.Usage)
-	listen := fs.String("listen", view.DefaultAddr, "address to serve the page on (HOST:PORT; port 0 picks a free one)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return exitUsage
-	}
-	log, err := hf.logger(stderr)
-	if err != nil {
-		fmt.Fprintln(stderr, "kinrow view:", err)
-		return exitUsage
-	}
-	srv := view.New(view.Config{Logger: log, Hosts: listenNames(*listen)})
-	for _, path := range fs.Args() {
-		// A bad file or line is reported here and on the page; the
-		// good games are served.
-		if err := srv.AddFile(path); err != nil {
-			log.Error("records not (all) loaded", "error", err)
-		}
-	}
-	ln, err := view.Listen(ctx, *listen, log)
-	if err != nil {
-		fmt.Fprintln(stderr, "kinrow view:", err)
-		return 1
-	}
-	fmt.Fprintf(stdout, "kinrow view: http://%s/\n", ln.Addr())
-	if err := srv.Serve(ctx, ln); err != nil {
-		fmt.Fprintln(stderr, "kinrow view:", err)
-		return 1
-	}
-	return 0
+	var listen string
+	c := newCommand("view [RECORDS.jsonl ...]", "replay records in a local web page (docs/VIEWER.md)", viewLong, cobra.ArbitraryArgs,
+		func(c *cobra.Command, files []string) error {
+			log, err := hf.logger(e.stderr)
+			if err != nil {
+				return e.bad(c, "%v", err)
+			}
+			srv := view.New(view.Config{Logger: log, Hosts: listenNames(listen)})
+			for _, path := range files {
+				// A bad file or line is reported here and on the page;
+				// the good games are served.
+				if err := srv.AddFile(path); err != nil {
+					log.Error("records not (all) loaded", "error", err)
+				}
+			}
+			ln, err := view.Listen(e.ctx, listen, log)
+			if err != nil {
+				return e.fail(c, 1, err)
+			}
+			fmt.Fprintf(e.stdout, "kinrow view: http://%s/\n", ln.Addr())
+			if err := srv.Serve(e.ctx, ln); err != nil {
+				return e.fail(c, 1, err)
+			}
+			return nil
+		})
+	hf.addLog(c.Flags())
+	c.Flags().StringVar(&listen, "listen", view.DefaultAddr, "address to serve the page on (HOST:PORT; port 0 picks a free one)")
+	return c
 }
 
-// startLiveView serves the viewer with a live hub on addr, for kinrow match
-// --view: it prints the page's address on w and serves until ctx ends. The
-// match runner feeds the returned hub (GameStarted, Move, GameEnded,
-// Summary; see docs/VIEWER.md); games it ends join the page's replay list.
+// watchMatch serves the viewer with a live hub on addr and hooks it to
+// cfg's callbacks (kinrow match --view).
+func watchMatch(ctx context.Context, addr string, cfg *match.Config, log hclog.Logger, stderr io.Writer) error {
+	hub, err := startLiveView(ctx, addr, log, stderr)
+	if err != nil {
+		return fmt.Errorf("--view %s: %w", addr, err)
+	}
+	match.Watch(hub, cfg)
+	return nil
+}
+
+// startLiveView serves the viewer with a live hub on addr: it prints the
+// page's address on w and serves until ctx ends. Games the hub ends join
+// the page's replay list.
 func startLiveView(ctx context.Context, addr string, log hclog.Logger, w io.Writer) (*view.Hub, error) {
 	ln, err := view.Listen(ctx, addr, log)
 	if err != nil {
@@ -91,8 +82,7 @@ func startLiveView(ctx context.Context, addr string, log hclog.Logger, w io.Writ
 
 // listenNames returns the host name of a listen address, when it is a
 // name and not an IP address: the page answers to it besides the address
-// itself and localhost (view.Config.Hosts; other names are refused
-// against DNS rebinding).
+// itself and localhost (against DNS rebinding).
 func listenNames(addr string) []string {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil || host == "" || net.ParseIP(host) != nil {

@@ -23,7 +23,14 @@ import (
 // base URL; the process is interrupted at cleanup.
 func startView(t *testing.T, args ...string) (string, *strings.Builder) {
 	t.Helper()
-	cmd := kinrowCmd(t, append([]string{"view", "--listen", "127.0.0.1:0"}, args...)...)
+	return startViewArgs(t, append([]string{"--listen", "127.0.0.1:0"}, args...)...)
+}
+
+// startViewArgs is startView with the arguments as given (they must
+// choose a loopback address).
+func startViewArgs(t *testing.T, args ...string) (string, *strings.Builder) {
+	t.Helper()
+	cmd := kinrowCmd(t, append([]string{"view"}, args...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -147,13 +154,13 @@ func TestViewTakesNoBotFlags(t *testing.T) {
 		{[]string{"--help"}, 0},
 	} {
 		var stdout, stderr strings.Builder
-		code := viewCmd(context.Background(), tc.args, &stdout, &stderr)
+		code := run(append([]string{"view"}, tc.args...), strings.NewReader(""), &stdout, &stderr)
 		if code != tc.code {
 			t.Errorf("view %v: exit %d, want %d (stderr %q)", tc.args, code, tc.code, stderr.String())
 		}
 		if tc.args[0] == "--help" {
-			if !strings.Contains(stderr.String(), "-log-level") || strings.Contains(stderr.String(), "-grace") || strings.Contains(stderr.String(), "-bot-") {
-				t.Errorf("view --help lists %q; want --log-level and no bot flag", stderr.String())
+			if !strings.Contains(stdout.String(), "--log-level") || strings.Contains(stdout.String(), "--grace") || strings.Contains(stdout.String(), "--bot-") {
+				t.Errorf("view --help lists %q; want --log-level and no bot flag", stdout.String())
 			}
 		}
 	}

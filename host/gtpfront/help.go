@@ -30,7 +30,7 @@ func commandHelp() map[string]string {
 		"time_settings":    "GTP's clock: main time, then Canadian byo-yomi",
 		"time_left":        "the time and stones COLOR has left",
 		"kinrow-movetime":  "a fixed time per move, in milliseconds",
-		"kinrow-bots":      "the bots installed, the strongest first",
+		"kinrow-bots":      "the bots installed, in alphabetical order",
 		"kinrow-load":      "play COLOR with BOT and its options",
 		"kinrow-unload":    "stop COLOR's bot (the default bot plays it again)",
 		"kinrow-result":    "the result and its reason (win, draw, forfeit with the reason)",

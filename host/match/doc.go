@@ -5,4 +5,10 @@
 // processes, a bot that crashes or hangs forfeits and is restarted for the
 // next game, and every finished game is appended to a JSON-lines file as
 // soon as it ends, so an interrupted run resumes where it stopped.
+//
+// kinrow match is a thin command over this package: Settings checks its
+// flags (the clock, --bot-opt NAME[#N]:KEY=VALUE, shards, openings) into a
+// Config; Progress reports the games (a bar, log lines kept off its line),
+// GameExport writes them in other formats, Watch feeds the live viewer,
+// and Summary.WriteText and WriteJSON print the result.
 package match

@@ -1,4 +1,4 @@
-package main
+package solve
 
 import (
 	"bufio"
@@ -129,7 +129,7 @@ func TestRunSolveKeepsInputOrder(t *testing.T) {
 		{"two workers, version 1", 2, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			workers := make([]*solveWorker, tc.jobs)
+			workers := make([]*worker, tc.jobs)
 			fakes := make([]*fakeSolveStream, tc.jobs)
 			for i := range workers {
 				fakes[i] = newFakeSolveStream()
@@ -137,13 +137,13 @@ func TestRunSolveKeepsInputOrder(t *testing.T) {
 				if tc.batches {
 					s = fakeBatchStream{fakes[i]}
 				}
-				workers[i] = &solveWorker{stream: s, window: make(chan struct{}, solveWindow(tc.jobs))}
+				workers[i] = &worker{stream: s, window: make(chan struct{}, windowSize(tc.jobs))}
 			}
-			var out, errs strings.Builder
+			var out strings.Builder
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			if code := runSolve(ctx, workers, strings.NewReader(in.String()), &out, &errs, testSolveParse, solveOutput{}); code != 0 {
-				t.Fatalf("exit %d: %s", code, errs.String())
+			if _, err := run(ctx, workers, strings.NewReader(in.String()), &out, testSolveParse, Config{}); err != nil {
+				t.Fatal(err)
 			}
 			if out.String() != want.String() {
 				t.Fatalf("answers differ from the input's order:\n%.300s\nwant\n%.300s", out.String(), want.String())
@@ -151,11 +151,11 @@ func TestRunSolveKeepsInputOrder(t *testing.T) {
 			for i, f := range fakes {
 				f.mu.Lock()
 				for _, n := range f.sent {
-					if n > maxSolveBatch {
-						t.Errorf("worker %d: a message of %d positions, more than %d", i, n, maxSolveBatch)
+					if n > MaxBatch {
+						t.Errorf("worker %d: a message of %d positions, more than %d", i, n, MaxBatch)
 					}
 				}
-				if tc.batches && tc.jobs == 1 && len(f.sent) > 1000/maxSolveBatch+5 {
+				if tc.batches && tc.jobs == 1 && len(f.sent) > 1000/MaxBatch+5 {
 					t.Errorf("one worker sent %d messages for 1000 lines: the batches are not filled", len(f.sent))
 				}
 				f.mu.Unlock()
@@ -170,10 +170,10 @@ func TestReadSolveChunks(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	pr, pw := io.Pipe()
-	chunks := make(chan solveChunk, 16)
+	chunks := make(chan chunk, 16)
 	work := make(chan []botapi.SolveRequest, 16)
 	failed := make(chan error, 1)
-	go readSolveChunks(ctx, pr, maxSolveBatch, testSolveParse, chunks, work, failed)
+	go readChunks(ctx, pr, MaxBatch, testSolveParse, chunks, work, failed)
 	// One line, the writer still open: its chunk must come now.
 	if _, err := io.WriteString(pw, "4455\n"); err != nil {
 		t.Fatal(err)
@@ -190,7 +190,7 @@ func TestReadSolveChunks(t *testing.T) {
 	// Many lines at once: full chunks, and a bad line kept among the lines
 	// but not among the requests; the last line without its newline.
 	var big strings.Builder
-	for i := range 3*maxSolveBatch + 10 {
+	for i := range 3*MaxBatch + 10 {
 		if i == 7 {
 			big.WriteString("x\n")
 			continue
@@ -208,18 +208,18 @@ func TestReadSolveChunks(t *testing.T) {
 	for c := range chunks {
 		lines += len(c.lines)
 		reqs += len(c.reqs)
-		if len(c.lines) > maxSolveBatch {
-			t.Errorf("a chunk of %d lines, more than %d", len(c.lines), maxSolveBatch)
+		if len(c.lines) > MaxBatch {
+			t.Errorf("a chunk of %d lines, more than %d", len(c.lines), MaxBatch)
 		}
-		if len(c.lines) == maxSolveBatch {
+		if len(c.lines) == MaxBatch {
 			full++
 		}
 	}
-	if want := 3*maxSolveBatch + 11; lines != want || reqs != want-1 {
+	if want := 3*MaxBatch + 11; lines != want || reqs != want-1 {
 		t.Errorf("%d lines and %d requests in the chunks, want %d and %d", lines, reqs, want, want-1)
 	}
 	if full < 2 {
-		t.Errorf("%d full chunks of %d lines written at once, want at least 2", full, 3*maxSolveBatch+11)
+		t.Errorf("%d full chunks of %d lines written at once, want at least 2", full, 3*MaxBatch+11)
 	}
 	select {
 	case err := <-failed:
@@ -228,27 +228,27 @@ func TestReadSolveChunks(t *testing.T) {
 	}
 }
 
-// TestSolveLongLineIsABadLine: a line over maxSolveLine is answered as a
+// TestSolveLongLineIsABadLine: a line over MaxLine is answered as a
 // bad line, named by its first bytes, and the lines after it are still
 // solved (before, it ended the run: "token too long").
 func TestSolveLongLineIsABadLine(t *testing.T) {
-	long := strings.Repeat("4", maxSolveLine+1)
+	long := strings.Repeat("4", MaxLine+1)
 	for _, tc := range []struct {
 		name, in string
 		want     []string
 	}{
 		{"between two lines", "44\n" + long + "\n4455\n", []string{"44 2", strings.Repeat("4", 32) + "… ? line 2 is longer than 1048576 bytes", "4455 4"}},
 		{"last, without newline", "44\n" + long, []string{"44 2", strings.Repeat("4", 32) + "… ? line 2 is longer"}},
-		{"exactly the most", strings.Repeat("1", maxSolveLine-1) + "\n", []string{strings.Repeat("1", maxSolveLine-1) + " " + strconv.Itoa(maxSolveLine-1)}},
+		{"exactly the most", strings.Repeat("1", MaxLine-1) + "\n", []string{strings.Repeat("1", MaxLine-1) + " " + strconv.Itoa(MaxLine-1)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeSolveStream()
-			workers := []*solveWorker{{stream: fakeBatchStream{f}, window: make(chan struct{}, solveWindow(1))}}
-			var out, errs strings.Builder
+			workers := []*worker{{stream: fakeBatchStream{f}, window: make(chan struct{}, windowSize(1))}}
+			var out strings.Builder
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			if code := runSolve(ctx, workers, strings.NewReader(tc.in), &out, &errs, testSolveParse, solveOutput{}); code != 0 {
-				t.Fatalf("exit %d: %s", code, errs.String())
+			if _, err := run(ctx, workers, strings.NewReader(tc.in), &out, testSolveParse, Config{}); err != nil {
+				t.Fatal(err)
 			}
 			got := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
 			if len(got) != len(tc.want) {

@@ -1,4 +1,4 @@
-package main
+package match
 
 import (
 	"bytes"
@@ -11,16 +11,15 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
-	"github.com/kinrow/kinrow/host/match"
 	"github.com/kinrow/kinrow/host/recordfmt"
 )
 
-// gameExport writes every finished game of a match in the formats of
+// GameExport writes every finished game of a match in the formats of
 // --out-format beside the --out records, as games end: FILE.txt (one
 // move string a game, an openings file), FILE.sgf (one SGF collection)
 // and FILE.psq/ (a PSQ file a game, as Piskvork keeps them), FILE being
 // --out without its extension.
-type gameExport struct {
+type GameExport struct {
 	formats []string
 	base    string
 }
@@ -28,25 +27,25 @@ type gameExport struct {
 // exportFormats are the formats --out-format accepts.
 var exportFormats = []string{"text", "sgf", "psq"}
 
-// newGameExport checks --out-format's list against the rules and the
+// NewGameExport checks --out-format's list against the rules and the
 // files: a file that already holds games is refused unless the run
 // resumes, as --out is.
-func newGameExport(list, out string, rules engine.Rules, resume bool) (*gameExport, error) {
+func NewGameExport(list, out string, rules engine.Rules, resume bool) (*GameExport, error) {
 	if out == "" {
 		return nil, errors.New("--out-format needs --out (the files are named after it)")
 	}
-	e := &gameExport{base: strings.TrimSuffix(out, filepath.Ext(out))}
+	e := &GameExport{base: strings.TrimSuffix(out, filepath.Ext(out))}
 	for _, f := range strings.Split(list, ",") {
 		f = strings.TrimSpace(f)
 		switch {
 		case !slices.Contains(exportFormats, f):
 			return nil, fmt.Errorf("--out-format %q: accepted are %s (comma-separated)", f, strings.Join(exportFormats, ", "))
-		case f != "text" && rules.Kind != engine.MNK:
+		case f != "text" && !rules.Game().Holds(f):
 			return nil, fmt.Errorf("--out-format %s: %s holds m,n,k games only, not %s (text holds Connect-X)", f, strings.ToUpper(f), rules)
 		}
 		path := e.path(f, nil)
 		if !resume {
-			if err := match.RefuseNonEmpty(path, "give --resume to add to it, or another --out"); err != nil {
+			if err := RefuseNonEmpty(path, "give --resume to add to it, or another --out"); err != nil {
 				return nil, fmt.Errorf("--out-format %s: %w", f, err)
 			}
 		}
@@ -55,8 +54,22 @@ func newGameExport(list, out string, rules engine.Rules, resume bool) (*gameExpo
 	return e, nil
 }
 
+// Hook chains e onto cfg.OnGame: every finished game is written; a game
+// that cannot be is logged (it is in --out all the same).
+func (e *GameExport) Hook(cfg *Config) {
+	onGame := cfg.OnGame
+	cfg.OnGame = func(done, total int, rec *record.Record) {
+		if onGame != nil {
+			onGame(done, total, rec)
+		}
+		if err := e.Write(rec); err != nil {
+			cfg.Logger.Error("--out-format: the game is in --out, not in the exported files", "round", rec.Round, "game", rec.Game, "error", err)
+		}
+	}
+}
+
 // path is where format f of rec goes (rec nil: the file or directory).
-func (e *gameExport) path(f string, rec *record.Record) string {
+func (e *GameExport) path(f string, rec *record.Record) string {
 	switch f {
 	case "text":
 		return e.base + ".txt"
@@ -70,8 +83,8 @@ func (e *gameExport) path(f string, rec *record.Record) string {
 	return filepath.Join(dir, fmt.Sprintf("round%d-game%d.psq", rec.Round, rec.Game))
 }
 
-// write adds rec to every format's file.
-func (e *gameExport) write(rec *record.Record) error {
+// Write adds rec to every format's file.
+func (e *GameExport) Write(rec *record.Record) error {
 	g, err := recordfmt.FromRecord(rec)
 	if err != nil {
 		return err

@@ -1,18 +1,12 @@
-package main
+package match
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"strings"
 	"sync"
 
-	"github.com/hashicorp/go-hclog"
-
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
-	"github.com/kinrow/kinrow/host/match"
-	"github.com/kinrow/kinrow/host/ratings"
 	"github.com/kinrow/kinrow/host/stats"
 	"github.com/kinrow/kinrow/host/view"
 )
@@ -34,13 +28,9 @@ type liveMatch struct {
 	total int
 }
 
-// watchMatch starts the viewer on addr and hooks it to cfg's callbacks,
-// chaining the ones already set.
-func watchMatch(ctx context.Context, addr string, cfg *match.Config, log hclog.Logger, stderr io.Writer) error {
-	hub, err := startLiveView(ctx, addr, log, stderr)
-	if err != nil {
-		return fmt.Errorf("--view %s: %w", addr, err)
-	}
+// Watch hooks the viewer's live hub to cfg's callbacks (kinrow match
+// --view), chaining the ones already set.
+func Watch(hub *view.Hub, cfg *Config) {
 	l := &liveMatch{hub: hub, sprt: cfg.SPRT, ids: map[[2]int]int{}, rows: map[int]*view.SummaryRow{}}
 	cfg.OnGameStart = l.started
 	cfg.OnMove = l.moved
@@ -68,7 +58,6 @@ func watchMatch(ctx context.Context, addr string, cfg *match.Config, log hclog.L
 			l.hub.MatchEnded(fmt.Sprintf("all %d games played", sum.Total))
 		}
 	}
-	return nil
 }
 
 func (l *liveMatch) id(rec *record.Record) int {
@@ -161,28 +150,4 @@ func (l *liveMatch) summaryLocked() view.Summary {
 		}
 	}
 	return sum
-}
-
-// writeStandings prints the ratings of every bot of a round robin or a
-// gauntlet (three or more bots) under the pair rows.
-func writeStandings(w io.Writer, sum *match.Summary, bots int) error {
-	if bots < 3 || len(sum.Records) == 0 {
-		return nil
-	}
-	fmt.Fprintln(w)
-	return ratings.WriteStandings(w, sum.Records)
-}
-
-// standingsJSON is the ratings report of a run of three or more bots for
-// --format json (nil otherwise, or when no rating can be made).
-func standingsJSON(sum *match.Summary, bots int, log hclog.Logger) *ratings.Report {
-	if bots < 3 || len(sum.Records) == 0 {
-		return nil
-	}
-	rep, err := ratings.Fit(sum.Records, ratings.Options{FallbackPrior: ratings.DefaultPrior})
-	if err != nil {
-		log.Warn("no standings", "error", err)
-		return nil
-	}
-	return rep
 }
