@@ -68,6 +68,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return doctorCmd(args[1:], stdout, stderr)
 		case "bots":
 			return botsCmd(args[1:], stdout, stderr)
+		case "book":
+			return runCobra(ctx, newBookCmd(), args[1:], stdout, stderr)
+		case "openings":
+			return runCobra(ctx, newOpeningsCmd(), args[1:], stdout, stderr)
 		case "help", "-h", "--help", "-help":
 			usage(stdout)
 			return 0
@@ -95,6 +99,8 @@ Usage:
   kinrow java-manifest     an engine manifest for a course Java player (kinrow java-manifest -h)
   kinrow doctor            say how bots are contained on this machine (docs/RELIABILITY.md)
   kinrow bots lock         write the bots' SHA-256 lock file (docs/RELIABILITY.md)
+  kinrow book build        solve every Connect-X position up to N plies into an opening book (docs/BOTS.md)
+  kinrow openings          write balanced openings, proven or searched (docs/MATCHES.md)
   kinrow help              this text
   kinrow version           the version
 
