@@ -1,0 +1,22 @@
+// Package proven is how the alphabeta bot plays what is proven on
+// Connect-X boards of package solver: the opening book's move while the
+// book holds the position's children, then the exact solver's move
+// whenever an estimate says it finishes within the move, and otherwise
+// the search's move, checked so that it never gives up a value the bot
+// had proven.
+//
+// The estimate: Analyze (the score of every column) on a position of e
+// empty cells is taken to cost n0·g^(e-e0) nodes, at the node rate the
+// solver last showed; both n0 and the rate follow what each finished
+// solve measured (moving averages), so a loaded machine or a hard
+// position makes the next estimate longer. The solver runs only when the
+// estimate is at most half the move's time, with a deadline at seven
+// tenths of it, and the search plays in what is left when it misses.
+//
+// A proven value is kept from move to move: after the bot plays a move
+// of proven score S, its next position is worth at least S whatever the
+// opponent answers. When the search chooses a move in such a position,
+// the move is checked with a weak solve (win, draw or loss) within the
+// time left and replaced, centre first, by one that keeps S's outcome
+// when it would lose it.
+package proven
