@@ -5,17 +5,21 @@
 // the search's move, checked so that it never gives up a value the bot
 // had proven.
 //
-// The estimate: Analyze (the score of every column) on a position of e
-// empty cells is taken to cost n0·g^(e-e0) nodes, at the node rate the
-// solver last showed; both n0 and the rate follow what each finished
-// solve measured (moving averages), so a loaded machine or a hard
-// position makes the next estimate longer. The solver runs only when the
-// estimate is at most half the move's time, with a deadline at seven
-// tenths of it, and the search plays in what is left when it misses.
+// The solver first proves the position's value, which fills its table,
+// then solves the moves, centre first, and stops at the first that reaches
+// that value. The estimate of what this costs on a position of e empty
+// cells is n0·g^(e-e0) nodes at the node rate the solver last showed; both
+// n0 and the rate follow what each finished solve measured (moving
+// averages), so a loaded machine or a hard position makes the next
+// estimate longer. The solver runs only when the estimate is at most half
+// the move's time, with a deadline at seven tenths of it, and the search
+// plays in what is left when it misses. The solver's table is kept from
+// move to move, so a position it could not finish makes the next easier.
 //
 // A proven value is kept from move to move: after the bot plays a move
 // of proven score S, its next position is worth at least S whatever the
-// opponent answers. When the search chooses a move in such a position,
+// opponent answers; a position whose value the solver proved before its
+// moves ran out of time is worth that value. When the search chooses a move in such a position,
 // the move is checked with a weak solve (win, draw or loss) within the
 // time left and replaced, centre first, by one that keeps S's outcome
 // when it would lose it.

@@ -123,7 +123,8 @@ func (p *Player) position(cols []int) (solver.Position, bool) {
 // Proven returns the best move of the position after cols (0-based
 // columns) if the book or the solver proves it before deadline: the book
 // when it holds every child, the solver when the estimate says it
-// finishes in time. ok is false otherwise; the caller searches.
+// finishes in time. ok is false otherwise; the caller searches (and
+// Keep checks its move against the value proven, if Proven proved it).
 func (p *Player) Proven(ctx context.Context, cols []int, deadline time.Time) (Move, bool) {
 	q, ok := p.position(cols)
 	if !ok {
@@ -141,17 +142,48 @@ func (p *Player) Proven(ctx context.Context, cols []int, deadline time.Time) (Mo
 	sctx, cancel := context.WithDeadline(ctx, time.Now().Add(left*7/10))
 	defer cancel()
 	start := time.Now()
-	scores, err := p.sv.Analyze(sctx, q, false)
+	// The position's value first (it fills the table its children use),
+	// then the moves, centre first, until one reaches it.
+	root, err := p.sv.Solve(sctx, q, false)
 	if err != nil {
 		return Move{}, false
 	}
-	p.est.Observe(empty, p.sv.Nodes(), time.Since(start))
-	c, s := best(scores)
-	if c < 0 {
+	nodes := p.sv.Nodes()
+	p.lower, p.lowerPly, p.haveLower = root, len(cols), true
+	col, score := -1, solver.Invalid
+	for _, c := range centreFirst(p.geom.Cols) {
+		if !q.CanPlay(c) {
+			continue
+		}
+		var s int
+		switch {
+		case q.IsWinningMove(c):
+			s = p.geom.WinScore(len(cols))
+		case len(cols)+1 == p.geom.Cells():
+			s = 0
+		default:
+			child := q
+			child.Play(c)
+			v, err := p.sv.Solve(sctx, child, false)
+			nodes += p.sv.Nodes()
+			if err != nil {
+				return Move{}, false // the value stays proven for Keep
+			}
+			s = -v
+		}
+		if col < 0 || s > score {
+			col, score = c, s
+		}
+		if score >= root {
+			break
+		}
+	}
+	p.est.Observe(empty, nodes, time.Since(start))
+	if col < 0 {
 		return Move{}, false
 	}
-	p.played(len(cols), s)
-	return Move{Col: c, Score: s, Source: FromSolver, Nodes: p.sv.Nodes()}, true
+	p.played(len(cols), score)
+	return Move{Col: col, Score: score, Source: FromSolver, Nodes: nodes}, true
 }
 
 // fromBook scores every column of q from the book's children.
@@ -217,7 +249,9 @@ func (p *Player) played(ply, score int) {
 }
 
 // Keep checks the search's move col in the position after cols: when the
-// bot had proven the position worth at least a win or a draw, a move that
+// bot had proven the position worth at least a win or a draw (its value,
+// proven by Proven before time ran out, or the score of its move two plies
+// before), a move that
 // weak solving shows loses that outcome is replaced by the first move,
 // centre first, that keeps it. Checks stop at deadline; an unchecked move
 // stands.
