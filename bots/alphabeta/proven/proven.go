@@ -150,29 +150,46 @@ func (p *Player) Proven(ctx context.Context, cols []int, deadline time.Time) (Mo
 	}
 	nodes := p.sv.Nodes()
 	p.lower, p.lowerPly, p.haveLower = root, len(cols), true
+	// Two passes: first every move with a spent context, which answers
+	// only what the table already proves (the root's solve usually
+	// stored its best move's subtree: a few thousand nodes a move at
+	// most), then the others with the deadline.
+	spent, stop := context.WithCancel(ctx)
+	stop()
+	scores := make([]int, p.geom.Cols)
+	for i := range scores {
+		scores[i] = solver.Invalid
+	}
 	col, score := -1, solver.Invalid
-	for _, c := range centreFirst(p.geom.Cols) {
-		if !q.CanPlay(c) {
-			continue
-		}
-		var s int
-		switch {
-		case q.IsWinningMove(c):
-			s = p.geom.WinScore(len(cols))
-		case len(cols)+1 == p.geom.Cells():
-			s = 0
-		default:
-			child := q
-			child.Play(c)
-			v, err := p.sv.Solve(sctx, child, false)
-			nodes += p.sv.Nodes()
-			if err != nil {
-				return Move{}, false // the value stays proven for Keep
+	for pass, pctx := range []context.Context{spent, sctx} {
+		for _, c := range centreFirst(p.geom.Cols) {
+			if !q.CanPlay(c) || scores[c] != solver.Invalid {
+				continue
 			}
-			s = -v
-		}
-		if col < 0 || s > score {
-			col, score = c, s
+			switch {
+			case q.IsWinningMove(c):
+				scores[c] = p.geom.WinScore(len(cols))
+			case len(cols)+1 == p.geom.Cells():
+				scores[c] = 0
+			default:
+				child := q
+				child.Play(c)
+				v, err := p.sv.Solve(pctx, child, false)
+				nodes += p.sv.Nodes()
+				if err != nil {
+					if pass == 0 {
+						continue
+					}
+					return Move{}, false // the value stays proven for Keep
+				}
+				scores[c] = -v
+			}
+			if col < 0 || scores[c] > score {
+				col, score = c, scores[c]
+			}
+			if score >= root {
+				break
+			}
 		}
 		if score >= root {
 			break
