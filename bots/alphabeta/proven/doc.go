@@ -12,7 +12,7 @@
 // n0 and the rate follow what each finished solve measured (moving
 // averages), so a loaded machine or a hard position makes the next
 // estimate longer. The solver runs only when the estimate is at most half
-// the move's time, with a deadline at seven tenths of it, and the search
+// the move's time, with a deadline at nine tenths of it, and the search
 // plays in what is left when it misses. The solver's table is kept from
 // move to move, so a position it could not finish makes the next easier.
 //

@@ -139,7 +139,7 @@ func (p *Player) Proven(ctx context.Context, cols []int, deadline time.Time) (Mo
 	if p.est.Estimate(empty) > left/2 {
 		return Move{}, false
 	}
-	sctx, cancel := context.WithDeadline(ctx, time.Now().Add(left*7/10))
+	sctx, cancel := context.WithDeadline(ctx, time.Now().Add(left*9/10))
 	defer cancel()
 	start := time.Now()
 	// The position's value first (it fills the table its children use),
