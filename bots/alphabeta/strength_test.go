@@ -120,10 +120,14 @@ func playOut(t *testing.T, pl *player, sv *solver.Solver, opening string, moveti
 		}
 		pos.Play(m)
 	}
+	win := engine.XWins
+	if bot == engine.O {
+		win = engine.OWins
+	}
 	switch pos.Result() {
 	case engine.Draw:
 		return 0, slips, longest
-	case engine.Result(bot):
+	case win:
 		return 1, slips, longest
 	}
 	return -1, slips, longest
