@@ -11,8 +11,10 @@
 // cells is n0·g^(e-e0) nodes at the node rate the solver last showed; both
 // n0 and the rate follow what each finished solve measured (moving
 // averages), so a loaded machine or a hard position makes the next
-// estimate longer. The solver runs only when the estimate is at most half
-// the move's time, with a deadline at nine tenths of it, and the search
+// estimate longer. The solver runs only when the estimate is at most a
+// quarter of the move's time, or solves weakly (win, draw or loss: about a
+// third of the nodes, and the outcome as safe) when a third of the
+// estimate is at most half of it, with a deadline at nine tenths of it, and the search
 // plays in what is left when it misses. The solver's table is kept from
 // move to move, so a position it could not finish makes the next easier.
 //

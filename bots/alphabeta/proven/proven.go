@@ -106,7 +106,12 @@ type Move struct {
 	Col, Score int
 	Source     Source
 	Nodes      uint64
+	// Weak: Score is only the sign (1 win, 0 draw, -1 loss).
+	Weak bool
 }
+
+// weakShare: a weak solve takes about a third of the exact one's nodes.
+const weakShare = 3
 
 // position replays cols on the solver's board.
 func (p *Player) position(cols []int) (solver.Position, bool) {
@@ -136,15 +141,22 @@ func (p *Player) Proven(ctx context.Context, cols []int, deadline time.Time) (Mo
 	}
 	left := time.Until(deadline)
 	empty := p.geom.Cells() - len(cols)
-	if p.est.Estimate(empty) > left/2 {
-		return Move{}, false
+	// The exact scores when they surely fit; only win, draw or loss (a
+	// weak solve, about a third of the nodes) when that fits instead,
+	// which keeps the outcome as surely.
+	est, weak := p.est.Estimate(empty), false
+	if est > left/4 {
+		if est/weakShare > left/2 {
+			return Move{}, false
+		}
+		weak = true
 	}
 	sctx, cancel := context.WithDeadline(ctx, time.Now().Add(left*9/10))
 	defer cancel()
 	start := time.Now()
 	// The position's value first (it fills the table its children use),
 	// then the moves, centre first, until one reaches it.
-	root, err := p.sv.Solve(sctx, q, false)
+	root, err := p.sv.Solve(sctx, q, weak)
 	if err != nil {
 		return Move{}, false
 	}
@@ -169,12 +181,15 @@ func (p *Player) Proven(ctx context.Context, cols []int, deadline time.Time) (Mo
 			switch {
 			case q.IsWinningMove(c):
 				scores[c] = p.geom.WinScore(len(cols))
+				if weak {
+					scores[c] = 1
+				}
 			case len(cols)+1 == p.geom.Cells():
 				scores[c] = 0
 			default:
 				child := q
 				child.Play(c)
-				v, err := p.sv.Solve(pctx, child, false)
+				v, err := p.sv.Solve(pctx, child, weak)
 				nodes += p.sv.Nodes()
 				if err != nil {
 					if pass == 0 {
@@ -195,12 +210,16 @@ func (p *Player) Proven(ctx context.Context, cols []int, deadline time.Time) (Mo
 			break
 		}
 	}
-	p.est.Observe(empty, nodes, time.Since(start))
+	if weak { // as the exact solve it stands for
+		p.est.Observe(empty, nodes*weakShare, time.Since(start)*weakShare)
+	} else {
+		p.est.Observe(empty, nodes, time.Since(start))
+	}
 	if col < 0 {
 		return Move{}, false
 	}
 	p.played(len(cols), score)
-	return Move{Col: col, Score: score, Source: FromSolver, Nodes: nodes}, true
+	return Move{Col: col, Score: score, Source: FromSolver, Nodes: nodes, Weak: weak}, true
 }
 
 // fromBook scores every column of q from the book's children.
