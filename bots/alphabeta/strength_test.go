@@ -100,7 +100,8 @@ func playOut(t *testing.T, pl *player, sv *solver.Solver, opening string, moveti
 			_, scores := perfect(sv, cols)
 			ctx, cancel := context.WithTimeout(context.Background(), movetime)
 			start := time.Now()
-			m, err = pl.GenMove(ctx, pos, func(botapi.Progress) {})
+			var last botapi.Progress
+			m, err = pl.GenMove(ctx, pos, func(pr botapi.Progress) { last = pr })
 			took := time.Since(start)
 			cancel()
 			if err != nil {
@@ -113,6 +114,8 @@ func playOut(t *testing.T, pl *player, sv *solver.Solver, opening string, moveti
 			}
 			if sign(scores[m]) < sign(bestScore) {
 				slips++
+				t.Logf("%s: at ply %d played %d (score %d, best %d) in %v; last report depth %d score %d",
+					opening, pos.Ply(), m+1, scores[m], bestScore, took.Round(time.Millisecond), last.Depth, last.Score)
 			}
 		} else {
 			c, _ := perfect(sv, cols)
