@@ -168,8 +168,13 @@ func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(
 			return engine.Move(m.Col), nil
 		}
 		// The search, in what is left, and a check of its move against
-		// a value proven earlier in the game.
-		sctx, cancel := context.WithDeadline(ctx, time.Now().Add(time.Until(deadline)*3/4))
+		// a value proven earlier in the game: half the time left for the
+		// check when there is a value to defend, else a quarter.
+		share := time.Until(deadline) * 3 / 4
+		if p.proven.HasValue(len(cols)) {
+			share = time.Until(deadline) / 2
+		}
+		sctx, cancel := context.WithDeadline(ctx, time.Now().Add(share))
 		defer cancel()
 		m, _, err := p.s.BestMove(sctx, pos, func(r search.Report) {
 			report(botapi.Progress{Depth: r.Depth, Score: int(r.Score), BestMove: pos.Rules().FormatMove(r.Best), Nodes: int64(r.Nodes)})

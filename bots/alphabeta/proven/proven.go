@@ -292,7 +292,7 @@ func (p *Player) played(ply, score int) {
 // centre first, that keeps it. Checks stop at deadline; an unchecked move
 // stands.
 func (p *Player) Keep(ctx context.Context, cols []int, col int, deadline time.Time) int {
-	if !p.haveLower || p.lowerPly != len(cols) || p.lower < 0 {
+	if !p.HasValue(len(cols)) {
 		return col
 	}
 	q, ok := p.position(cols)
@@ -336,6 +336,12 @@ func (p *Player) Keep(ctx context.Context, cols []int, col int, deadline time.Ti
 		}
 	}
 	return col
+}
+
+// HasValue reports whether the player holds a proven win or draw for the
+// position of ply stones that Keep would defend.
+func (p *Player) HasValue(ply int) bool {
+	return p.haveLower && p.lowerPly == ply && p.lower >= 0
 }
 
 // Forget drops the proven value kept (a position the player did not
