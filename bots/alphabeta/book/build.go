@@ -150,7 +150,7 @@ func Build(ctx context.Context, o Options) (*Book, error) {
 		return nil, err
 	}
 	// Every shallower position from its children, deepest first.
-	all := maps(proven)
+	all := cloneScores(proven)
 	sv, err := solver.New(g.Rows, g.Cols, g.K, 1)
 	if err != nil {
 		return nil, fmt.Errorf("book: %w", err)
@@ -186,7 +186,7 @@ func Build(ctx context.Context, o Options) (*Book, error) {
 	return New(g, n, all)
 }
 
-func maps(m map[uint64]int) map[uint64]int {
+func cloneScores(m map[uint64]int) map[uint64]int {
 	out := make(map[uint64]int, len(m)*2)
 	for k, v := range m {
 		out[k] = v
