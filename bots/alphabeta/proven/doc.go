@@ -14,7 +14,7 @@
 // estimate longer. The solver runs only when the estimate is at most a
 // quarter of the move's time, or solves weakly (win, draw or loss: about a
 // third of the nodes, and the outcome as safe) when a third of the
-// estimate is at most half of it, with a deadline at nine tenths of it, and the search
+// estimate fits the move, with a deadline at nine tenths of it, and the search
 // plays in what is left when it misses. The solver's table is kept from
 // move to move, so a position it could not finish makes the next easier.
 //

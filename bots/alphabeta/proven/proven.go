@@ -146,7 +146,7 @@ func (p *Player) Proven(ctx context.Context, cols []int, deadline time.Time) (Mo
 	// which keeps the outcome as surely.
 	est, weak := p.est.Estimate(empty), false
 	if est > left/4 {
-		if est/weakShare > left/2 {
+		if est/weakShare > left {
 			return Move{}, false
 		}
 		weak = true
