@@ -6,12 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kinrow/kinrow/bots/alphabeta/book"
 	"github.com/kinrow/kinrow/bots/alphabeta/search"
 	"github.com/kinrow/kinrow/bots/alphabeta/solver"
 	"github.com/kinrow/kinrow/bots/alphabeta/wide"
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/protocol/botapi"
 	"github.com/kinrow/kinrow/protocol/sdk"
 )
 
@@ -40,6 +42,7 @@ func TestBookOption(t *testing.T) {
 		{"connectx:4x5x4", good, "", true},
 		{"connectx:4x5x4", "none", "", false},
 		{"connectx:4x5x4", "default", "", false}, // nothing shipped for 4x5
+		{"connect4", "default", "", true},        // the shipped 6x7 book
 		{"connect4", good, "a book of 4x5x4", false},
 		{"connectx:4x5x4", filepath.Join(dir, "missing"), "no such file", false},
 		{"connectx:4x5x4", bad, "not a kinrow book", false},
@@ -64,5 +67,23 @@ func TestBookOption(t *testing.T) {
 		if got := p.(*player).book != nil; got != tc.hasBook {
 			t.Errorf("%s book=%s: has a book %v, want %v", tc.rules, tc.book, got, tc.hasBook)
 		}
+	}
+}
+
+// With the shipped book the empty 6x7 board is answered from the book:
+// column 4, the only winning first move, with its proven score.
+func TestShippedBookOpens(t *testing.T) {
+	a := &alphabeta{solvers: map[solverKey]*search.Searcher{}, boards: map[solverKey]*solver.Solver{}, wides: map[solverKey]*wide.Searcher{}}
+	p := newGame(t, a, "connect4", nil)
+	if p.book == nil || p.book.Plies < 1 {
+		t.Skip("no 6x7 book of a ply or more shipped")
+	}
+	r, _ := engine.ParseRules("connect4")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var last botapi.Progress
+	m, err := p.GenMove(ctx, engine.NewPosition(r), func(pr botapi.Progress) { last = pr })
+	if err != nil || m != 3 || last.Score != 1 {
+		t.Fatalf("move %v (score %d), %v: want column 4, score 1", m+1, last.Score, err)
 	}
 }
