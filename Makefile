@@ -8,7 +8,7 @@ BOT_BINS := $(addprefix $(BIN)/kinrow-bot-,$(BOTS))
 PBRAIN_BINS := $(BIN)/pbrain-kinrow $(addprefix $(BIN)/pbrain-kinrow-,$(BOTS))
 TEST_TIMEOUT ?= 15m
 
-.PHONY: test-rapfi all build run test test-long test-slurm test-browser screenshots chromium bench fuzz generate vet clean $(BIN)/kinrow $(BIN)/kinrow-box $(BOT_BINS) $(BIN)/pbrain-kinrow java java-skip java-course cross soak test-wine
+.PHONY: book test-rapfi all build run test test-long test-slurm test-browser screenshots chromium bench fuzz generate vet clean $(BIN)/kinrow $(BIN)/kinrow-box $(BOT_BINS) $(BIN)/pbrain-kinrow java java-skip java-course cross soak test-wine
 
 # The Java bridge (docs/BOTS.md, "Course players in Java"): built when javac
 # is installed (JDK 17 or later; .ci/run installs Debian's
@@ -71,6 +71,16 @@ java-course:
 	mkdir -p "$(COURSE_CLASSES)" && \
 	echo "$(JAVAC) --release 17 -implicit:none -cp $(FRAMEWORK) -d $(COURSE_CLASSES) $$srcs" && \
 	$(JAVAC) --release 17 -encoding UTF-8 -implicit:none -cp "$(FRAMEWORK)" -d "$(COURSE_CLASSES)" $$srcs
+
+# The 6x7 opening book shipped inside the alphabeta bot (embedded: the bot's
+# sandbox sees no file beside it), rebuilt by kinrow book build; resumable
+# (its journal). BOOK_PLIES deeper books take hours: docs/PERFORMANCE.md.
+BOOK_PLIES ?= 1
+BOOK_JOBS  ?= 2
+BOOK_FILE  := bots/alphabeta/book/books/connectx-6x7x4.book
+book: $(BIN)/kinrow
+	$(BIN)/kinrow book build --rules connect4 --plies $(BOOK_PLIES) --jobs $(BOOK_JOBS) --out $(BOOK_FILE)
+	$(GO) build -o $(BIN)/kinrow-bot-alphabeta ./bots/alphabeta
 
 # The host on stdin/stdout, Connect-4, with the strongest installed bot as the default.
 run: build

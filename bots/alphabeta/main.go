@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kinrow/kinrow/bots/alphabeta/book"
+	"github.com/kinrow/kinrow/bots/alphabeta/proven"
 	"github.com/kinrow/kinrow/bots/alphabeta/search"
 	"github.com/kinrow/kinrow/bots/alphabeta/solver"
 	"github.com/kinrow/kinrow/bots/alphabeta/wide"
@@ -26,6 +28,7 @@ type alphabeta struct {
 	gameMu  sync.Mutex
 	last    *player // the searchers of the last game, reused by the next (gameMu)
 	lastKey gameKey
+	play    playBooks // books and solve-time estimates for play (gameMu)
 }
 
 // solverKey: a solver serves the requests of one rules and table size.
@@ -52,6 +55,7 @@ func (*alphabeta) Info() botapi.Info {
 		Options: []botapi.Option{
 			{Name: "tt", Type: botapi.OptionInt, Default: "64", Min: 1, Max: 4096, Help: "transposition table size in MiB"},
 			{Name: "branching", Type: botapi.OptionInt, Default: "16", Min: 1, Max: 256, Help: "candidate moves searched per node (not when solving)"},
+			{Name: "book", Type: botapi.OptionString, Default: "default", Help: "Connect-X opening book: a file of kinrow book build, default (the book shipped for the board, if any) or none"},
 		},
 	}
 }
@@ -67,6 +71,7 @@ func isWide(r engine.Rules) bool {
 type gameKey struct {
 	rules         engine.Rules
 	tt, branching int
+	book          string
 }
 
 // NewGame returns the player of a game. Its searchers (and their tables,
@@ -74,7 +79,7 @@ type gameKey struct {
 // SDK plays one game at a time, and a fresh 64 MiB table faulted in during
 // the first moves costs tens of milliseconds of a 100 ms move.
 func (a *alphabeta) NewGame(_ context.Context, g sdk.Game) (sdk.Player, error) {
-	key := gameKey{g.Rules, int(g.Values.Int("tt")), int(g.Values.Int("branching"))}
+	key := gameKey{g.Rules, int(g.Values.Int("tt")), int(g.Values.Int("branching")), g.Values.Get("book")}
 	a.gameMu.Lock()
 	defer a.gameMu.Unlock()
 	if a.last == nil || a.lastKey != key {
@@ -82,10 +87,16 @@ func (a *alphabeta) NewGame(_ context.Context, g sdk.Game) (sdk.Player, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := a.play.attach(pl, key.rules, key.book); err != nil {
+			return nil, err
+		}
 		a.last, a.lastKey = pl, key
 	}
 	pl := *a.last
 	pl.clock = g.Time
+	if pl.exact != nil {
+		pl.proven = proven.NewPlayer(pl.exact, pl.book, pl.est)
+	}
 	if pl.wide != nil {
 		pl.wide.SetEarlyStop(g.Time.Main > 0 || g.Time.Byo > 0)
 	}
@@ -124,6 +135,11 @@ type player struct {
 	exact *solver.Solver // nil when the board does not fit
 	wide  *wide.Searcher // set (and s nil) for Connect-X boards past 64 bits
 	clock botapi.TimeControl
+	// With exact: the opening book (nil for none), the solve-time
+	// estimate every game shares, and this game's proven play.
+	book   *book.Book
+	est    *proven.Estimator
+	proven *proven.Player
 }
 
 // budget is the time to spend on this move: the whole per-move time less a
@@ -145,10 +161,28 @@ func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(
 	if p.wide != nil {
 		return p.wideMove(ctx, pos, report)
 	}
-	if p.exact != nil && pos.Rules().Cells()-pos.Ply() <= exactCells {
-		if m, ok := p.solveMove(ctx, pos, deadline, report); ok {
-			return m, nil
+	if p.proven != nil {
+		cols := columns(pos)
+		if m, ok := p.proven.Proven(ctx, cols, deadline); ok {
+			report(botapi.Progress{Depth: pos.Rules().Cells() - pos.Ply(), Score: m.Score, BestMove: pos.Rules().FormatMove(engine.Move(m.Col)), Nodes: int64(m.Nodes)})
+			return engine.Move(m.Col), nil
 		}
+		// The search, in what is left, and a check of its move against
+		// a value proven earlier in the game: half the time left for the
+		// check when there is a value to defend, else a quarter.
+		share := time.Until(deadline) * 3 / 4
+		if p.proven.HasValue(len(cols)) {
+			share = time.Until(deadline) / 2
+		}
+		sctx, cancel := context.WithDeadline(ctx, time.Now().Add(share))
+		defer cancel()
+		m, _, err := p.s.BestMove(sctx, pos, func(r search.Report) {
+			report(botapi.Progress{Depth: r.Depth, Score: int(r.Score), BestMove: pos.Rules().FormatMove(r.Best), Nodes: int64(r.Nodes)})
+		})
+		if err != nil {
+			return m, err
+		}
+		return engine.Move(p.proven.Keep(ctx, cols, int(m), deadline)), nil
 	}
 	m, _, err := p.s.BestMove(ctx, pos, func(r search.Report) {
 		report(botapi.Progress{Depth: r.Depth, Score: int(r.Score), BestMove: pos.Rules().FormatMove(r.Best), Nodes: int64(r.Nodes)})
@@ -180,43 +214,6 @@ func columns(pos *engine.Position) []int {
 		cols = append(cols, int(m))
 	}
 	return cols
-}
-
-// exactCells: the exact solver is tried in play only with at most this
-// many empty cells. Connect-4 positions with more (openings) take seconds
-// to solve; trying them would only take time from the search.
-const exactCells = 28
-
-// solveMove tries to score every column exactly within half the time
-// left, and returns the best (centre first among equals) if it can.
-func (p *player) solveMove(ctx context.Context, pos *engine.Position, deadline time.Time, report func(botapi.Progress)) (engine.Move, bool) {
-	ctx, cancel := context.WithDeadline(ctx, time.Now().Add(time.Until(deadline)/2))
-	defer cancel()
-	q := p.exact.NewPosition()
-	for _, m := range pos.Moves(nil) {
-		q.Play(int(m))
-	}
-	scores, err := p.exact.Analyze(ctx, q, false)
-	if err != nil {
-		return 0, false
-	}
-	best, bestScore := -1, solver.Invalid
-	cols := len(scores)
-	for i := 0; i < cols; i++ {
-		c := cols/2 + (1-2*(i%2))*(i+1)/2 // centre, then alternately right and left
-		if c < 0 || c >= cols || scores[c] == solver.Invalid {
-			continue
-		}
-		if best < 0 || scores[c] > bestScore {
-			best, bestScore = c, scores[c]
-		}
-	}
-	if best < 0 {
-		return 0, false
-	}
-	m := engine.Move(best)
-	report(botapi.Progress{Depth: pos.Rules().Cells() - pos.Ply(), Score: bestScore, BestMove: pos.Rules().FormatMove(m), Nodes: int64(p.exact.Nodes())})
-	return m, true
 }
 
 // Solve proves a position: weak (1, 0, -1) for every board; for Connect-X

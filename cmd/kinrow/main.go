@@ -66,7 +66,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetIn(stdin)
 	root.SetOut(stdout) // --help on stdout
 	root.SetErr(stderr)
-	c, err := root.ExecuteC()
+	c, err := root.ExecuteContextC(ctx)
 	var code exitError
 	switch {
 	case err == nil:
@@ -91,6 +91,7 @@ the text protocol on stdin/stdout (docs/PROTOCOL.md).`
 	root.AddCommand(serveCommand(e, "serve"), matchCommand(e), mergeCommand(e), solveCommand(e),
 		brainCommand(e, "pbrain", ""), exportCommand(e), importCommand(e), viewCommand(e), ratingsCommand(e),
 		javaManifestCommand(e), doctorCommand(e), botsCommand(e),
+		kinrowErrors(e, newBookCmd()), kinrowErrors(e, newOpeningsCmd()),
 		&cobra.Command{Use: "version", Short: "print the version", Args: cobra.NoArgs,
 			Run: func(c *cobra.Command, _ []string) { fmt.Fprintln(e.stdout, "kinrow", version()) }})
 	return root

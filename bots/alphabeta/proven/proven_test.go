@@ -1,0 +1,152 @@
+package proven
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/kinrow/kinrow/bots/alphabeta/book"
+	"github.com/kinrow/kinrow/bots/alphabeta/solver"
+)
+
+// far is a deadline no test reaches on any machine.
+func far() time.Time { return time.Now().Add(time.Hour) }
+
+// positions lists every sequence of up to plies moves of g whose game is
+// still open (mirrors included).
+func positions(t *testing.T, sv *solver.Solver, plies int) [][]int {
+	t.Helper()
+	var out [][]int
+	var walk func(p solver.Position, cols []int)
+	walk = func(p solver.Position, cols []int) {
+		out = append(out, append([]int(nil), cols...))
+		if len(cols) == plies {
+			return
+		}
+		for c := 0; c < p.Cols(); c++ {
+			if p.CanPlay(c) && !p.IsWinningMove(c) {
+				q := p
+				q.Play(c)
+				if !q.GameOver() {
+					walk(q, append(cols, c))
+				}
+			}
+		}
+	}
+	walk(sv.NewPosition(), nil)
+	return out
+}
+
+// With the book and without it (the solver alone, given all the time it
+// needs), the player plays a move of the same proven score in every
+// position the book covers, and that score is the position's best (the
+// solver's own Analyze); where several moves are best the two may pick
+// different ones (the book the centre-most, the solver the first its
+// table proves). The book's moves say they are the book's.
+func TestBookAndSolverPlayTheSame(t *testing.T) {
+	g := book.Geometry{Rows: 4, Cols: 5, K: 4}
+	const plies = 5
+	bk, err := book.Build(context.Background(), book.Options{Geometry: g, Plies: plies, Jobs: 2, TTMiB: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv, err := solver.New(g.Rows, g.Cols, g.K, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	est := NewEstimator(g.Cells())
+	same, all := 0, 0
+	defer func() { t.Logf("the same column in %d of %d positions", same, all) }()
+	for _, cols := range positions(t, sv, plies-1) {
+		all++
+		with := NewPlayer(sv, bk, est)
+		without := NewPlayer(sv, nil, NewEstimator(g.Cells()))
+		a, okA := with.Proven(context.Background(), cols, far())
+		b, okB := without.Proven(context.Background(), cols, far())
+		if !okA || !okB {
+			t.Fatalf("%s: proven with book %v, without %v", book.FormatCols(cols), okA, okB)
+		}
+		if a.Source != FromBook || b.Source != FromSolver {
+			t.Errorf("%s: sources %v and %v, want book and solver", book.FormatCols(cols), a.Source, b.Source)
+		}
+		p := sv.NewPosition()
+		for _, c := range cols {
+			p.Play(c)
+		}
+		scores, err := sv.Analyze(context.Background(), p, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Score != b.Score || scores[a.Col] != a.Score || scores[b.Col] != b.Score || func() bool { _, s := best(scores); return a.Score != s }() {
+			t.Errorf("%s: book plays %d (score %d), solver %d (score %d); the columns' scores %v", book.FormatCols(cols), a.Col+1, a.Score, b.Col+1, b.Score, scores)
+		}
+		if a.Col == b.Col {
+			same++
+		}
+	}
+}
+
+// A move of the search that would give up an outcome the bot had proven
+// is replaced by one that keeps it; a move that keeps it stands.
+func TestKeepHoldsProvenOutcome(t *testing.T) {
+	g := book.Geometry{Rows: 4, Cols: 5, K: 4}
+	sv, err := solver.New(g.Rows, g.Cols, g.K, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 26))
+	checked := 0
+	for _, cols := range positions(t, sv, 6) {
+		if len(cols) < 2 || rng.IntN(4) != 0 {
+			continue
+		}
+		// The bot proved a value two plies ago and played its move; the
+		// opponent answered with the last column.
+		before := cols[:len(cols)-2]
+		pl := NewPlayer(sv, nil, NewEstimator(g.Cells()))
+		m, ok := pl.Proven(context.Background(), before, far())
+		if !ok || m.Col != cols[len(cols)-2] || m.Score < 0 {
+			continue
+		}
+		p := sv.NewPosition()
+		for _, c := range cols {
+			p.Play(c)
+		}
+		scores, err := sv.Analyze(context.Background(), p, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := sign(m.Score)
+		for c, s := range scores {
+			if s == solver.Invalid {
+				continue
+			}
+			got := pl.Keep(context.Background(), cols, c, far())
+			if s >= want && got != c {
+				t.Errorf("%s: move %d keeps outcome %d (weak %d) but was replaced by %d", book.FormatCols(cols), c+1, want, s, got+1)
+			}
+			if s < want && scores[got] < want {
+				t.Errorf("%s: move %d loses outcome %d (weak %d); kept %d, weak %d", book.FormatCols(cols), c+1, want, s, got+1, scores[got])
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no position checked")
+	}
+}
+
+// The estimate grows with the empty cells, and a solve that took longer
+// than predicted makes the next estimate longer.
+func TestEstimatorLearns(t *testing.T) {
+	e := NewEstimator(42)
+	if a, b := e.Estimate(20), e.Estimate(30); !(a < b) {
+		t.Fatalf("estimate at 20 empty cells %v, at 30 %v: want growth", a, b)
+	}
+	before := e.Estimate(30)
+	e.Observe(30, 1e8, 20*time.Second) // a hundred times the prior's nodes, a slow machine
+	if after := e.Estimate(30); after <= before {
+		t.Fatalf("estimate after a slow solve %v, before %v: want longer", after, before)
+	}
+}

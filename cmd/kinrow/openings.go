@@ -1,0 +1,100 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kinrow/kinrow/bots/alphabeta/openings"
+	"github.com/kinrow/kinrow/engine"
+)
+
+// newOpeningsCmd is `kinrow openings`: balanced openings for `kinrow match
+// --openings` (bots/alphabeta/openings, docs/MATCHES.md).
+func newOpeningsCmd() *cobra.Command {
+	var (
+		rulesText string
+		c         openings.Config
+		out       string
+		quiet     bool
+	)
+	cmd := &cobra.Command{
+		Use:   "openings --rules RULES --plies P --max-abs-score S -n N [--seed SEED] [--out FILE]",
+		Short: "write N distinct balanced openings (mirror images folded) for kinrow match --openings",
+		Long: `Write N distinct openings of P plies (mirror images folded) whose value is
+within S of a draw, in the format kinrow match --openings reads. Connect-X
+openings are proven: exact scores from the shipped opening book or the
+exact solver (a position not proven within --solve-time is skipped); other
+rules are searched, not proven: alphabeta's search to --depth, S bounding
+its value. The same --seed gives the same openings.`,
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			rules, err := engine.ParseRules(rulesText)
+			if err != nil {
+				return usageError{fmt.Errorf("--rules: %w", err)}
+			}
+			c.Rules = rules
+			if c.Plies < 0 || c.Plies >= rules.Cells() {
+				return usageError{fmt.Errorf("--plies %d: want 0..%d", c.Plies, rules.Cells()-1)}
+			}
+			if c.N < 1 {
+				return usageError{fmt.Errorf("-n %d: want at least 1", c.N)}
+			}
+			if c.MaxAbsScore < 0 {
+				return usageError{fmt.Errorf("--max-abs-score %d: want 0 or more", c.MaxAbsScore)}
+			}
+			stderr := cmd.ErrOrStderr()
+			last := time.Now()
+			if !quiet {
+				c.Progress = func(found, tried int) {
+					if time.Since(last) >= 5*time.Second {
+						last = time.Now()
+						fmt.Fprintf(stderr, "openings: %d of %d found, %d candidates tried\n", found, c.N, tried)
+					}
+				}
+			}
+			ops, err := openings.Generate(cmd.Context(), c)
+			if err != nil && !errors.Is(err, openings.ErrTooFew) {
+				return err
+			}
+			tooFew := err
+			var w io.Writer = cmd.OutOrStdout()
+			if out != "" {
+				f, err := os.Create(out)
+				if err != nil {
+					return fmt.Errorf("openings: %w", err)
+				}
+				defer f.Close()
+				w = f
+			}
+			if err := openings.Write(w, c, ops); err != nil {
+				return err
+			}
+			if f, ok := w.(*os.File); ok && out != "" {
+				if err := f.Close(); err != nil {
+					return fmt.Errorf("openings: %w", err)
+				}
+			}
+			return tooFew
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&rulesText, "rules", "connect4", "the game (connect4, gomoku, connectx:RxCxK, mnk:RxCxK)")
+	f.IntVar(&c.Plies, "plies", 4, "moves of every opening")
+	f.IntVar(&c.MaxAbsScore, "max-abs-score", 0, "the largest absolute value kept (Connect-X: exact score; elsewhere the search's value)")
+	f.IntVarP(&c.N, "n", "n", 10, "openings wanted")
+	f.Uint64Var(&c.Seed, "seed", 1, "seed of the random candidates: the same seed gives the same openings")
+	f.DurationVar(&c.SolveTime, "solve-time", 30*time.Second, "time to prove one Connect-X position before it is skipped")
+	f.IntVar(&c.Depth, "depth", 6, "search depth of the value of other rules")
+	f.IntVar(&c.TTMiB, "tt", 64, "table size in MiB")
+	f.IntVar(&c.Tries, "tries", 0, "candidates drawn at most (default 50 per opening wanted)")
+	f.StringVar(&out, "out", "", "write to FILE instead of stdout")
+	f.BoolVar(&quiet, "quiet", false, "no progress on stderr")
+	return cmd
+}
