@@ -92,7 +92,7 @@ func TestBookBuildE2E(t *testing.T) {
 		{"book", "build", "--plies", "2"},
 		{"book", "build", "--nope"},
 	} {
-		if _, stderr, code := kinrowRun(t, args...); code != 2 || !strings.Contains(stderr, "kinrow:") {
+		if _, stderr, code := kinrowRun(t, args...); code != 2 || !strings.Contains(stderr, "kinrow book build:") {
 			t.Errorf("%v: exit %d (%q), want 2 with a message", args, code, stderr)
 		}
 	}
