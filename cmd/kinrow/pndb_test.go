@@ -26,7 +26,5 @@ func TestPndbBeatsRandomAtGomoku(t *testing.T) {
 	}
 	sum := runMatch(t, "--rules", "gomoku", "--bot", "pndb", "--bot", "random", "--games", "10",
 		"--concurrency", "2", "--movetime", "200ms")
-	if p := sum.Pairings[0]; p.Wins != 10 {
-		t.Errorf("pndb won %d of 10 (draws %d, losses %d)", p.Wins, p.Draws, p.Loss)
-	}
+	checkWinsAll(t, sum, "pndb", 10)
 }
