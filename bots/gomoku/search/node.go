@@ -4,8 +4,9 @@ import "github.com/kinrow/kinrow/bots/gomoku/pattern"
 
 // Widths: at most this many moves are searched at an inner node.
 const (
-	maxWidth    = 24
-	leafVCFBudg = 300
+	maxWidth    = 14
+	pvWidth     = 20
+	leafVCFBudg = 120
 )
 
 // pvs is the negamax principal variation search of the side to move.
@@ -53,6 +54,7 @@ func (s *Searcher) pvs(depth, alpha, beta, ply int, pv bool) int {
 	ks := s.keys[ply][:0]
 	opFives, opFive := 0, -1
 	myFlex4, opFlex4 := false, false
+	myFours := 0
 	for _, p := range b.Cells() {
 		if !b.Empty(p) || !b.Near(p) {
 			continue
@@ -67,6 +69,9 @@ func (s *Searcher) pvs(depth, alpha, beta, ply int, pv bool) int {
 		}
 		if a == pattern.Flex4 {
 			myFlex4 = true
+		}
+		if a >= pattern.Block4 && a != pattern.Forbidden {
+			myFours++
 		}
 		if d == pattern.Flex4 {
 			opFlex4 = true
@@ -105,8 +110,11 @@ func (s *Searcher) pvs(depth, alpha, beta, ply int, pv bool) int {
 		return 0
 	}
 	if depth <= 0 || ply >= maxPly {
-		won := s.v.VCF(s.ctx, me, 12, leafVCFBudg) >= 0
-		s.nodes += s.v.Nodes()
+		won := false
+		if myFours > 0 && opFives == 0 {
+			won = s.v.VCF(s.ctx, me, 12, leafVCFBudg) >= 0
+			s.nodes += s.v.Nodes()
+		}
 		if won {
 			return Win - ply - 5
 		}
@@ -121,8 +129,12 @@ func (s *Searcher) pvs(depth, alpha, beta, ply int, pv bool) int {
 			ks = append(ks, int32(min(k, 1<<30)))
 		}
 		sortMoves(ms, ks)
-		if !pv && len(ms) > maxWidth && !opFlex4 {
-			ms, ks = ms[:maxWidth], ks[:maxWidth]
+		w := maxWidth
+		if pv {
+			w = pvWidth
+		}
+		if len(ms) > w && !opFlex4 {
+			ms, ks = ms[:w], ks[:w]
 		}
 	}
 	s.moves[ply], s.keys[ply] = ms, ks

@@ -62,6 +62,7 @@ type Searcher struct {
 	hist  [2][]int32
 
 	nodes      int64
+	ticks      uint32
 	stop       bool
 	hard, soft time.Time
 	ctx        context.Context
@@ -131,7 +132,7 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 		avail = time.Until(d)
 	}
 	s.ctx = ctx
-	s.hard = start.Add(max(avail*4/5-3*time.Millisecond, avail/2))
+	s.hard = start.Add(max(avail*7/10-5*time.Millisecond, avail/2))
 	s.soft = start.Add(avail / 3)
 	s.stop = false
 	s.nodes = 0
@@ -186,13 +187,13 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 		cancels = append(cancels, cancel)
 		return c
 	}
-	if p := s.v.VCF(budget(15), me, 30, 200000); p >= 0 && legal(p) {
+	if p := s.v.VCF(budget(10), me, 30, 50000); p >= 0 && legal(p) {
 		return done(p, Win-3, 1)
 	}
-	if p := s.v.VCT(budget(25), me, 8, 300000); p >= 0 && legal(p) {
+	if p := s.v.VCT(budget(20), me, 6, 30000); p >= 0 && legal(p) {
 		return done(p, Win-5, 1)
 	}
-	if s.db != nil && !(s.rules.Line == engine.Renju && me == engine.X) && time.Now().Before(start.Add(avail/4)) {
+	if s.db != nil && avail >= 400*time.Millisecond {
 		if r, err := s.db.Search(budget(30), pos, me); err == nil && r.Win && r.First >= 0 {
 			if m := engine.Move(r.First); pos.Legal(m) {
 				return done(b.Index(m), Win-7, 1)
@@ -200,14 +201,15 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 		}
 	}
 	// The opponent's VCF: keep only the moves that stop it.
-	if p := s.v.VCF(budget(35), me.Other(), 30, 100000); p >= 0 {
+	if p := s.v.VCF(budget(35), me.Other(), 30, 20000); p >= 0 {
 		kept := s.root[:0:0]
 		for _, r := range s.root {
 			if time.Now().After(start.Add(avail / 2)) {
-				break
+				kept = append(kept, r) // not examined: kept
+				continue
 			}
 			b.Play(r.p)
-			q := s.v.VCF(budget(50), me.Other(), 30, 20000)
+			q := s.v.VCF(budget(50), me.Other(), 30, 3000)
 			b.Undo()
 			if q < 0 {
 				kept = append(kept, r)
@@ -319,8 +321,11 @@ func (s *Searcher) rootSearch(depth int) (p, score int, ok bool) {
 	return best, alpha, true
 }
 
+// checkTime stops the search past the hard limit, looking at the clock
+// every 64 calls.
 func (s *Searcher) checkTime() {
-	if s.nodes&511 == 0 && (time.Now().After(s.hard) || s.ctx.Err() != nil) {
+	s.ticks++
+	if s.ticks&63 == 0 && (time.Now().After(s.hard) || s.ctx.Err() != nil) {
 		s.stop = true
 	}
 }

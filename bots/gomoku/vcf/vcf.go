@@ -77,7 +77,7 @@ func (s *Searcher) out() bool {
 	if s.nodes > s.budget {
 		return true
 	}
-	if s.nodes&1023 == 0 && s.ctx.Err() != nil {
+	if s.nodes&63 == 0 && s.ctx.Err() != nil {
 		s.budget = 0
 		return true
 	}
