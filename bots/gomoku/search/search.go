@@ -132,8 +132,12 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 		avail = time.Until(d)
 	}
 	s.ctx = ctx
-	s.hard = start.Add(max(avail*7/10-5*time.Millisecond, avail/2))
-	s.soft = start.Add(avail / 3)
+	// Keep 30% of the move in hand, at least 45 ms (but never more than
+	// 60%): a starved process on a loaded machine must still answer
+	// before the referee's grace runs out.
+	reserve := max(avail*3/10, min(45*time.Millisecond, avail*6/10))
+	s.hard = start.Add(avail - reserve)
+	s.soft = start.Add((avail - reserve) / 2)
 	s.stop = false
 	s.nodes = 0
 	s.sync(pos)
@@ -187,10 +191,10 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 		cancels = append(cancels, cancel)
 		return c
 	}
-	if p := s.v.VCF(budget(10), me, 30, 50000); p >= 0 && legal(p) {
+	if p := s.v.VCF(budget(8), me, 30, 20000); p >= 0 && legal(p) {
 		return done(p, Win-3, 1)
 	}
-	if p := s.v.VCT(budget(20), me, 6, 30000); p >= 0 && legal(p) {
+	if p := s.v.VCT(budget(15), me, 5, 10000); p >= 0 && legal(p) {
 		return done(p, Win-5, 1)
 	}
 	if s.db != nil && avail >= 400*time.Millisecond {
@@ -201,15 +205,15 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 		}
 	}
 	// The opponent's VCF: keep only the moves that stop it.
-	if p := s.v.VCF(budget(35), me.Other(), 30, 20000); p >= 0 {
+	if p := s.v.VCF(budget(20), me.Other(), 30, 10000); p >= 0 {
 		kept := s.root[:0:0]
 		for _, r := range s.root {
-			if time.Now().After(start.Add(avail / 2)) {
+			if time.Now().After(start.Add(avail * 3 / 10)) {
 				kept = append(kept, r) // not examined: kept
 				continue
 			}
 			b.Play(r.p)
-			q := s.v.VCF(budget(50), me.Other(), 30, 3000)
+			q := s.v.VCF(budget(30), me.Other(), 30, 1500)
 			b.Undo()
 			if q < 0 {
 				kept = append(kept, r)
