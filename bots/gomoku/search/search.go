@@ -254,6 +254,7 @@ func (s *Searcher) orderRoot(me engine.Color) {
 	sortRoot(s.root)
 }
 
+// sortRoot sorts by score, highest first, keeping the order of equals.
 func sortRoot(rs []rootMove) {
 	for i := 1; i < len(rs); i++ {
 		r := rs[i]
@@ -308,11 +309,9 @@ func (s *Searcher) rootSearch(depth int) (p, score int, ok bool) {
 		if s.stop {
 			return best, alpha, false
 		}
-		r.score = v
+		r.score = v // exact for the best, a bound for the others
 		if v > alpha || i == 0 {
 			alpha, best = v, r.p
-		} else {
-			r.score = -Win + i // keep the order of the rest
 		}
 	}
 	// The best first, the rest by their order keys of this iteration.
