@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/kinrow/kinrow/bots/gomoku/search"
+	"github.com/kinrow/kinrow/bots/mics/mics"
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/protocol/botapi"
+	"github.com/kinrow/kinrow/protocol/sdk"
+)
+
+type bot struct{}
+
+// Info describes the bot: the strongest kinrow bot at m,n,k (K = 5).
+func (bot) Info() botapi.Info {
+	return botapi.Info{
+		Name: "gomoku", Version: "1.0", Author: "kinrow", Strength: 10,
+		KindStrength: map[string]int{"mnk": 60},
+		Kinds:        []string{"mnk", "mnk:exact", "mnk:renju"},
+		MaxRows:      engine.MaxSide, MaxCols: engine.MaxSide,
+		Options: []botapi.Option{
+			{Name: "depth", Type: botapi.OptionInt, Min: 1, Max: 60,
+				Help: "deepest iteration of the search in plies (default 40: as deep as the time allows)"},
+			{Name: "tt_bits", Type: botapi.OptionInt, Min: 10, Max: 26,
+				Help: "log2 of the transposition table's entries (default 20, 16 MiB)"},
+		},
+	}
+}
+
+// NewGame builds the searcher for K = 5, or a MICS searcher for another K.
+func (bot) NewGame(ctx context.Context, g sdk.Game) (sdk.Player, error) {
+	pos := engine.NewPosition(g.Rules)
+	for _, m := range g.Moves {
+		pos.Play(m)
+	}
+	if g.Rules.K != 5 {
+		s, err := mics.New(g.Rules, mics.Options{Seed: uint64(time.Now().UnixNano()), MoveTime: g.Time.MoveTime})
+		if err != nil {
+			return nil, err
+		}
+		s.Calibrate(ctx, min(100*time.Millisecond, max(g.Time.MoveTime, 10*time.Millisecond)))
+		s.Follow(pos)
+		return &micsPlayer{s: s, clock: g.Time}, nil
+	}
+	opt := search.Options{MaxDepth: int(g.Values.Int("depth")), TTBits: int(g.Values.Int("tt_bits"))}
+	return &player{s: search.New(g.Rules, opt), clock: g.Time}, nil
+}
+
+// player plays one K = 5 game.
+type player struct {
+	s     *search.Searcher
+	clock botapi.TimeControl
+}
+
+// share narrows ctx to the move's share of a game clock.
+func share(ctx context.Context, clock botapi.TimeControl, pos *engine.Position) (context.Context, context.CancelFunc) {
+	if d, ok := ctx.Deadline(); ok {
+		left := time.Until(d)
+		if s := sdk.MoveShare(clock, left, pos); s < left {
+			return context.WithTimeout(ctx, s)
+		}
+	}
+	return context.WithCancel(ctx)
+}
+
+// GenMove searches within the move's share of the time.
+func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(botapi.Progress)) (engine.Move, error) {
+	ctx, cancel := share(ctx, p.clock, pos)
+	defer cancel()
+	r := pos.Rules()
+	m := p.s.BestMove(ctx, pos, func(pr search.Progress) {
+		report(botapi.Progress{Depth: pr.Depth, Score: pr.Score, BestMove: r.FormatMove(pr.Best), Nodes: pr.Nodes})
+	})
+	if m == engine.NoMove || !pos.Legal(m) {
+		legal := pos.LegalMoves(nil)
+		if len(legal) == 0 {
+			return engine.NoMove, context.Canceled
+		}
+		m = legal[0]
+	}
+	return m, nil
+}
+
+// micsPlayer plays games of another K with bots/mics's searcher.
+type micsPlayer struct {
+	s     *mics.Searcher
+	clock botapi.TimeControl
+}
+
+func (p *micsPlayer) GenMove(ctx context.Context, pos *engine.Position, report func(botapi.Progress)) (engine.Move, error) {
+	ctx, cancel := share(ctx, p.clock, pos)
+	defer cancel()
+	r := pos.Rules()
+	return p.s.BestMove(ctx, pos, func(depth, score int, best engine.Move, nodes int64) {
+		report(botapi.Progress{Depth: depth, Score: score, BestMove: r.FormatMove(best), Nodes: nodes})
+	})
+}
+
+func (p *micsPlayer) Played(pos *engine.Position, _ engine.Move) { p.s.Follow(pos) }
+func (p *micsPlayer) Undone(pos *engine.Position, _ engine.Move) { p.s.Follow(pos) }
+
+func main() { sdk.Serve(bot{}) }

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/internal/testbuild"
+	"github.com/kinrow/kinrow/protocol/botapi"
+	"github.com/kinrow/kinrow/protocol/sdk"
+)
+
+// TestBadOptions: an unknown option or a value out of range is refused
+// with the option's name and its range.
+func TestBadOptions(t *testing.T) {
+	api := sdk.Adapt(bot{}, nil)
+	tests := []struct {
+		opts map[string]string
+		want string
+	}{
+		{map[string]string{"width": "3"}, "unknown option width"},
+		{map[string]string{"depth": "0"}, "option depth=0 out of range 1..60"},
+		{map[string]string{"tt_bits": "30"}, "option tt_bits=30 out of range 10..26"},
+	}
+	for _, tc := range tests {
+		err := api.NewGame(context.Background(), botapi.Game{Rules: "gomoku", Color: "x", Options: tc.opts})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("NewGame with %v: %v, want %q", tc.opts, err, tc.want)
+		}
+	}
+}
+
+// TestPlaysEveryRule plays a few moves of every rule it declares, K = 5
+// and another K (handed to MICS), through the SDK's adapter.
+func TestPlaysEveryRule(t *testing.T) {
+	for _, rules := range []string{"gomoku", "gomoku-standard", "renju", "mnk:7x7x5", "mnk:20x20x5", "mnk:9x9x4", "tictactoe"} {
+		t.Run(rules, func(t *testing.T) {
+			api := sdk.Adapt(bot{}, nil)
+			ctx := context.Background()
+			tc := botapi.TimeControl{MoveTime: 100 * time.Millisecond}
+			if err := api.NewGame(ctx, botapi.Game{Rules: rules, Color: "x", Time: tc,
+				Options: map[string]string{"tt_bits": "12"}}); err != nil {
+				t.Fatal(err)
+			}
+			r, _ := engine.ParseRules(rules)
+			pos := engine.NewPosition(r)
+			for i := 0; i < 6 && pos.Result() == engine.Open; i++ {
+				text, err := api.GenMove(ctx, botapi.GenMoveRequest{Deadline: time.Now().Add(tc.MoveTime), Budget: tc.MoveTime, Play: true},
+					func(botapi.Progress) {})
+				if err != nil {
+					t.Fatal(err)
+				}
+				m, err := r.ParseMove(text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := pos.Apply(m); err != nil {
+					t.Fatalf("move %d: %v", i, err)
+				}
+			}
+		})
+	}
+}
+
+// TestNeverForfeitsAt50ms plays gomoku against random through kinrow
+// match (real processes, the sandbox, the referee's 100 ms grace) at
+// 50 ms a move, in every rule, while the test keeps one core busy: the
+// bot must lose no game on time (time forfeits counted apart from losses).
+func TestNeverForfeitsAt50ms(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays real games")
+	}
+	dir := t.TempDir()
+	if err := testbuild.Build(dir); err != nil {
+		t.Fatal(err)
+	}
+	// Load: one goroutine spinning for the whole test.
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		x := 0
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				for i := 0; i < 1e6; i++ {
+					x += i
+				}
+			}
+		}
+	}()
+	for _, rules := range []string{"gomoku", "gomoku-standard", "renju"} {
+		out := filepath.Join(dir, strings.ReplaceAll(rules, ":", "_")+".jsonl")
+		cmd := exec.Command(filepath.Join(dir, "kinrow"), "match", "--rules", rules, "--bot", "gomoku", "--bot", "random",
+			"--games", "4", "--movetime", "50ms", "--random-plies", "2", "--out", out, "--log-level", "warn")
+		cmd.Env = append(os.Environ(), "KINROW_BOT_PATH="+dir, "TMPDIR="+t.TempDir())
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("kinrow match %s: %v\n%s", rules, err, b)
+		}
+		timeouts, losses, games := countResults(t, out, "gomoku")
+		t.Logf("%s: %d games, %d lost (%d of them on time)", rules, games, losses, timeouts)
+		if games != 4 {
+			t.Fatalf("%s: %d games recorded, want 4", rules, games)
+		}
+		if timeouts > 0 {
+			t.Errorf("%s: gomoku forfeited %d games on time at 50 ms", rules, timeouts)
+		}
+		if losses > 0 {
+			t.Errorf("%s: gomoku lost %d games to random", rules, losses)
+		}
+	}
+}
+
+// countResults reads a match's records: the games bot lost on time, all
+// it lost, and the games.
+func countResults(t *testing.T, path, bot string) (timeouts, losses, games int) {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var g struct {
+			Winner  string `json:"winner"`
+			Reason  string `json:"reason"`
+			Forfeit string `json:"forfeit"`
+			Players map[string]string
+		}
+		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
+			t.Fatal(fmt.Errorf("record %d of %s: %w", games+1, path, err))
+		}
+		games++
+		if g.Winner != "" && g.Winner != bot {
+			losses++
+			if g.Reason == "forfeit" && g.Forfeit == "timeout" {
+				timeouts++
+			}
+		}
+	}
+	return timeouts, losses, games
+}
