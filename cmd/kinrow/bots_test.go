@@ -1,13 +1,18 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
-	"github.com/spf13/pflag"
 	"io"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
+
+	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/host/botpath"
+	"github.com/kinrow/kinrow/host/registry"
 	"github.com/kinrow/kinrow/internal/testbuild"
 )
 
@@ -44,11 +49,24 @@ func TestBotsNeverForfeit(t *testing.T) {
 	if testing.Short() {
 		boards = boards[:3]
 	}
+	reg, err := registry.New(registry.Config{Finder: botpath.Finder{Dirs: []string{binDir}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
 	for _, bot := range testbuild.Bots() {
 		if bot == "random" {
 			continue
 		}
 		for _, rules := range boards {
+			r, err := engine.ParseRules(rules)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := reg.CheckPlays(context.Background(), bot, r); err != nil {
+				t.Logf("%s: not played (%v)", rules, err)
+				continue
+			}
 			t.Run(bot+"/"+rules, func(t *testing.T) {
 				sum := runMatch(t, "--rules", rules, "--bot", bot, "--bot", "random", "--games", "2",
 					"--concurrency", "2", "--movetime", "100ms", "--max-plies", "80")

@@ -86,11 +86,11 @@ func TestDefaultIsStrongestThatPlays(t *testing.T) {
 	if name == "hang" { // test bots have negative strength
 		t.Errorf("default bot is the test bot %q", name)
 	}
-	// Strength per kind of game: mics declares itself the strongest at
+	// Strength per kind of game: gomoku declares itself the strongest at
 	// m,n,k only, so each kind of game gets its own default.
 	gomoku, _ := engine.ParseRules("gomoku")
-	if g, err := l.Default(context.Background(), gomoku); err != nil || g != "mics" || name != "alphabeta" {
-		t.Errorf("defaults: connect4 %q, gomoku %q (%v); want alphabeta and mics", name, g, err)
+	if g, err := l.Default(context.Background(), gomoku); err != nil || g != "gomoku" || name != "alphabeta" {
+		t.Errorf("defaults: connect4 %q, gomoku %q (%v); want alphabeta and gomoku", name, g, err)
 	}
 	empty, err := New(Config{Finder: botpath.Finder{Dirs: []string{t.TempDir()}}})
 	if err != nil {
