@@ -90,11 +90,11 @@ func checkBruteForce(t *testing.T, rs, split string) {
 	}
 	switch split {
 	case "half":
-		s.nearFrom = r.Cells() / 2
+		s.w.nearFrom = r.Cells() / 2
 	case "far only":
-		s.nearFrom = r.Cells() + 1
+		s.w.nearFrom = r.Cells() + 1
 	case "etc everywhere":
-		s.nearFrom, s.etcFrom = r.Cells()/2, r.Cells()
+		s.w.nearFrom, s.w.etcFrom = r.Cells()/2, r.Cells()
 	}
 	rng := rand.New(rand.NewPCG(1, uint64(len(rs))))
 	checked := 0
