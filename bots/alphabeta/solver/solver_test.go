@@ -115,6 +115,15 @@ func checkBruteForce(t *testing.T, rs, split string) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			weakScores, err := s.Analyze(context.Background(), q, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for c, sc := range scores {
+				if w := weakScores[c]; (sc == Invalid) != (w == Invalid) || (sc != Invalid && w != sign(sc)) {
+					t.Fatalf("%s: weak Analyze column %d = %d; exact %d", r.FormatMoveList(p.Moves(nil)), c+1, w, sc)
+				}
+			}
 			for c := 0; c < r.Cols; c++ {
 				m := engine.Move(c)
 				if !p.Legal(m) {
