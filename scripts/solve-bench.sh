@@ -28,7 +28,8 @@
 # C4SOLVER names its binary), one run of each, back to back, same input,
 # same nice (NICE, default 10), whole process: for each row of SIDE_ROWS
 # (NAME:LINES:MODE, MODE strong or weak; NAME "empty" is the empty 6x7
-# board, whose score is +1) kinrow solve with --bot-opt threads=T for each
+# board, whose score is +1; NAME posMOVES is the position after MOVES,
+# kinrow's score compared with Pons') kinrow solve with --bot-opt threads=T for each
 # T of THREADS (default "1 2"), then c4solver (-w for weak), every score
 # compared with the file's:
 #
@@ -126,6 +127,9 @@ side() {
 	local name=$1 lines=$2 mode=$3 file t wall cpu pons ponswall flag=() kflag=() row check
 	if [ "$name" = empty ]; then
 		printf '\n' > "$tmp/in"; echo 1 > "$tmp/want"
+	elif [ "${name#pos}" != "$name" ]; then
+		# posMOVES: one position, its score Pons' (checked below by kinrow's)
+		echo "${name#pos}" > "$tmp/in"; : > "$tmp/want"
 	else
 		file=$SETS/Test_$name.txt
 		[ -f "$file" ] || { echo "$name: $file absent, skipped" >&2; return; }
@@ -147,6 +151,7 @@ side() {
 	score='{ print $NF }'
 	[ "$mode" = weak ] && score='{ print ($NF > 0) - ($NF < 0) }'
 	check=exact
+	[ -s "$tmp/want" ] || { awk "$score" "$tmp/pons" > "$tmp/want"; check="same as Pons"; }
 	awk "$score" "$tmp/pons" | cmp -s - "$tmp/want" || check="Pons DIFFERS"
 	row=$(printf '%-6s %-6s %-5s | Pons %7.2f s (cpu %7.2f)' "$name" "$mode" "$lines" "$ponswall" "${pons#* }")
 	for t in $THREADS; do
