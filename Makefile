@@ -8,7 +8,7 @@ BOT_BINS := $(addprefix $(BIN)/kinrow-bot-,$(BOTS))
 PBRAIN_BINS := $(BIN)/pbrain-kinrow $(addprefix $(BIN)/pbrain-kinrow-,$(BOTS))
 TEST_TIMEOUT ?= 15m
 
-.PHONY: book test-rapfi all build run test test-long test-slurm test-browser screenshots chromium bench fuzz generate vet clean $(BIN)/kinrow $(BIN)/kinrow-box $(BOT_BINS) $(BIN)/pbrain-kinrow java java-skip java-course cross soak test-wine
+.PHONY: book test-rapfi all build run test test-long test-slurm test-browser screenshots chromium bench fuzz generate vet clean $(BIN)/kinrow $(BIN)/kinrow-box $(BOT_BINS) $(BIN)/pbrain-kinrow java java-skip java-course cross soak test-wine c4solver
 
 # The Java bridge (docs/BOTS.md, "Course players in Java"): built when javac
 # is installed (JDK 17 or later; .ci/run installs Debian's
@@ -125,6 +125,18 @@ test-slurm: build
 # Benchmarks behind docs/PERFORMANCE.md.
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./... | tee bench.txt
+
+# Opt-in, for benchmarks only (docs/PERFORMANCE.md, "Solving Connect-4"):
+# Pascal Pons' Connect-4 solver, the anchor of scripts/solve-bench.sh,
+# cloned (unless C4SOLVER_DIR already holds its sources) and built with its
+# own Makefile in C4SOLVER_DIR, outside the repository. It is a third-party
+# program, never part of make, make test or kinrow's sources.
+C4SOLVER_DIR ?= ../scratch/connect4
+C4SOLVER_REPO ?= https://github.com/PascalPons/connect4
+c4solver:
+	@test -f $(C4SOLVER_DIR)/Solver.cpp || git clone --depth 1 $(C4SOLVER_REPO) $(C4SOLVER_DIR)
+	$(MAKE) -C $(C4SOLVER_DIR) c4solver
+	@echo "Pons' solver: $(abspath $(C4SOLVER_DIR))/c4solver (scripts/solve-bench.sh: C4SOLVER=that path)"
 
 # kinrow and every bot for the other platforms, into bin/cross/GOOS-GOARCH/
 # (pbrain-kinrow[-NAME] copies beside them, .exe on Windows): Gomocup's

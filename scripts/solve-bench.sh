@@ -23,6 +23,18 @@
 #              whole back to back) and its range.
 # REPEAT=N feeds each set N times in one process (N x 1000 positions: the
 # start-up's noise weighs N times less). ONLY=boundary prints these alone.
+#
+# ONLY=side: kinrow side by side with Pascal Pons' solver (make c4solver;
+# C4SOLVER names its binary), one run of each, back to back, same input,
+# same nice (NICE, default 10), whole process: for each row of SIDE_ROWS
+# (NAME:LINES:MODE, MODE strong or weak; NAME "empty" is the empty 6x7
+# board, whose score is +1; NAME posMOVES is the position after MOVES,
+# kinrow's score compared with Pons') kinrow solve with --bot-opt threads=T for each
+# T of THREADS (default "1 2"), then c4solver (-w for weak), every score
+# compared with the file's:
+#
+#   make build && make c4solver && ONLY=side scripts/solve-bench.sh
+#   ONLY=side SIDE_ROWS="empty:1:weak empty:1:strong" scripts/solve-bench.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 KINROW=${KINROW:-$here/../bin/kinrow}
@@ -30,6 +42,10 @@ SETS=${SETS:-$here/../../shared/testdata/connect4}
 RUNS=${RUNS:-3}
 JOBS=${JOBS:-"1 2"}
 REPEAT=${REPEAT:-1}
+C4SOLVER=${C4SOLVER:-$here/../../scratch/connect4/c4solver}
+THREADS=${THREADS:-"1 2"}
+NICE=${NICE:-10}
+SIDE_ROWS=${SIDE_ROWS:-"L3_R1:all:strong L2_R1:all:strong L1_R1:all:strong L1_R3:20:strong L1_R3:20:weak empty:1:weak empty:1:strong"}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -96,6 +112,66 @@ boundary() {
 			name, s / 1e6, w / 1e6, i, per - i, n, med, lo, hi, check
 	}'
 }
+
+# timed OUT CMD...: runs CMD under nice $NICE with stdin $tmp/in, stdout
+# OUT, and prints its wall and CPU (user + system) seconds.
+timed() {
+	local out=$1
+	shift
+	/usr/bin/env time -f '%e %U %S' -o "$tmp/t" nice -n "$NICE" "$@" < "$tmp/in" > "$out" 2> "$tmp/err" || { cat "$tmp/err" >&2; return 1; }
+	awk '{ printf "%.2f %.2f", $1, $2 + $3 }' "$tmp/t"
+}
+
+# side NAME LINES MODE: one row of the side-by-side table.
+side() {
+	local name=$1 lines=$2 mode=$3 file t wall cpu pons ponswall flag=() kflag=() row check
+	if [ "$name" = empty ]; then
+		printf '\n' > "$tmp/in"; echo 1 > "$tmp/want"
+	elif [ "${name#pos}" != "$name" ]; then
+		# posMOVES: one position, its score Pons' (checked below by kinrow's)
+		echo "${name#pos}" > "$tmp/in"; : > "$tmp/want"
+	else
+		file=$SETS/Test_$name.txt
+		[ -f "$file" ] || { echo "$name: $file absent, skipped" >&2; return; }
+		if [ "$lines" = all ]; then cp "$file" "$tmp/lines"; else head -n "$lines" "$file" > "$tmp/lines"; fi
+		cut -d' ' -f1 "$tmp/lines" > "$tmp/in"
+		if [ "$mode" = weak ]; then
+			awk '{ print ($2 > 0) - ($2 < 0) }' "$tmp/lines" > "$tmp/want"
+		else
+			cut -d' ' -f2 "$tmp/lines" > "$tmp/want"
+		fi
+	fi
+	[ "$mode" = weak ] && { flag=(-w); kflag=(--weak); }
+	# Pons' solver reads 7x6.book from its working directory: run it where
+	# there is none (no opening book, as the file's scores need).
+	pons=$( cd "$tmp" && timed "$tmp/pons" "$C4SOLVER" "${flag[@]}" )
+	ponswall=${pons% *}
+	# With -w, Pons' solver prints a score of the right sign, not always
+	# 1 or -1 (an immediate win keeps its exact score): signs are compared.
+	score='{ print $NF }'
+	[ "$mode" = weak ] && score='{ print ($NF > 0) - ($NF < 0) }'
+	check=exact
+	[ -s "$tmp/want" ] || { awk "$score" "$tmp/pons" > "$tmp/want"; check="same as Pons"; }
+	awk "$score" "$tmp/pons" | cmp -s - "$tmp/want" || check="Pons DIFFERS"
+	row=$(printf '%-6s %-6s %-5s | Pons %7.2f s (cpu %7.2f)' "$name" "$mode" "$lines" "$ponswall" "${pons#* }")
+	for t in $THREADS; do
+		read -r wall cpu <<< "$(timed "$tmp/out" "$KINROW" solve "${kflag[@]}" --bot-opt threads="$t")"
+		awk "$score" "$tmp/out" | cmp -s - "$tmp/want" || check="kinrow threads $t DIFFERS"
+		row+=$(awk -v t="$t" -v w="$wall" -v c="$cpu" -v p="$ponswall" 'BEGIN { printf " | threads %s %7.2f s (cpu %7.2f) %.2fx", t, w, c, w / p }')
+	done
+	echo "$row | $check"
+}
+
+if [ "${ONLY:-}" = side ]; then
+	[ -x "$C4SOLVER" ] || { echo "no Pons solver at $C4SOLVER: make c4solver, or set C4SOLVER" >&2; exit 2; }
+	echo "load before: $(cut -d' ' -f1-3 /proc/loadavg); nice $NICE for both"
+	for r in $SIDE_ROWS; do
+		IFS=: read -r name lines mode <<< "$r"
+		side "$name" "$lines" "$mode"
+	done
+	echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+	exit 0
+fi
 
 for set in ${BOUNDARY_SETS:-Test_L3_R1 Test_L2_R1}; do
 	boundary "$set" "$SETS/$set.txt"

@@ -46,6 +46,15 @@ func ttOf(req botapi.SolveRequest) int {
 	return solver.DefaultTTMiB
 }
 
+// threadsOf returns a solve request's threads option (checked by the SDK
+// against Info), 1 when unset.
+func threadsOf(req botapi.SolveRequest) int {
+	if v, err := strconv.Atoi(req.Options["threads"]); err == nil && v > 0 {
+		return v
+	}
+	return 1
+}
+
 func (*alphabeta) Info() botapi.Info {
 	return botapi.Info{
 		Name: "alphabeta", Version: "0.1", Author: "kinrow", Strength: 40,
@@ -54,6 +63,7 @@ func (*alphabeta) Info() botapi.Info {
 		Kinds: engine.Variants(),
 		Options: []botapi.Option{
 			{Name: "tt", Type: botapi.OptionInt, Default: "64", Min: 1, Max: 4096, Help: "transposition table size in MiB"},
+			{Name: "threads", Type: botapi.OptionInt, Default: "1", Min: 1, Max: 64, Help: "threads searching one position when solving Connect-X (kinrow solve --threads)"},
 			{Name: "branching", Type: botapi.OptionInt, Default: "16", Min: 1, Max: 256, Help: "candidate moves searched per node (not when solving)"},
 			{Name: "book", Type: botapi.OptionString, Default: "default", Help: "Connect-X opening book: a file of kinrow book build, default (the book shipped for the board, if any) or none"},
 		},
@@ -290,6 +300,7 @@ func (a *alphabeta) solveBitboard(ctx context.Context, pos *engine.Position, req
 		clear(a.boards) // one table at a time
 		a.boards[key] = sv
 	}
+	sv.SetThreads(threadsOf(req))
 	p := sv.NewPosition()
 	for _, m := range pos.Moves(nil) {
 		p.Play(int(m))

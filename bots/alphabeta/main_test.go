@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
 
@@ -66,5 +67,37 @@ func TestGamesReuseSearchers(t *testing.T) {
 			t.Errorf("game %d (%s): move %v, %v", i, tc.rules, m, err)
 		}
 		prev = p
+	}
+}
+
+// TestSolveThreadsOption: a solve request's threads option reaches the
+// bitboard solver, and the scores with one thread and with two agree with
+// the known ones.
+func TestSolveThreadsOption(t *testing.T) {
+	a := &alphabeta{solvers: map[solverKey]*search.Searcher{}, boards: map[solverKey]*solver.Solver{}, wides: map[solverKey]*wide.Searcher{}}
+	for _, threads := range []string{"1", "2"} {
+		for _, tc := range []struct {
+			moves string
+			score int
+		}{
+			{"4455", 18},       // Test_L1_R1: an open three next move
+			{"32164625", 11},   // Test_L1_R1, line 1
+			{"5654767662", 13}, // Test_L1_R1, line 11
+		} {
+			pos := engine.NewPosition(engine.Connect4())
+			for _, ch := range tc.moves {
+				pos.Play(engine.Move(ch - '1'))
+			}
+			req := botapi.SolveRequest{ID: 1, Options: map[string]string{"tt": "8", "threads": threads}}
+			reply, err := a.Solve(context.Background(), pos, req)
+			if err != nil || !reply.Known || reply.Score != tc.score {
+				t.Errorf("threads %s, %s: %+v, %v; want score %d", threads, tc.moves, reply, err, tc.score)
+			}
+			for _, sv := range a.boards {
+				if got := strconv.Itoa(sv.Threads()); got != threads {
+					t.Errorf("threads %s: the solver has %s", threads, got)
+				}
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -35,7 +36,7 @@ func solveCommand(e env) *cobra.Command {
 	var cfg solve.Config
 	var bot, rulesText string
 	var opts []string
-	var jobs int
+	var jobs, threads int
 	var stats bool
 	c := newCommand("solve", "solve positions read from stdin", solveLong, cobra.NoArgs,
 		func(c *cobra.Command, _ []string) error {
@@ -48,6 +49,12 @@ func solveCommand(e env) *cobra.Command {
 			}
 			if jobs < 1 || jobs > 64 {
 				return e.bad(c, "--jobs %d: want 1 to 64 bot processes", jobs)
+			}
+			if threads != 0 {
+				if threads < 1 || threads > 64 {
+					return e.bad(c, "--threads %d: want 1 to 64 threads per position", threads)
+				}
+				cfg.Options["threads"] = strconv.Itoa(threads)
 			}
 			log, err := hf.logger(e.stderr)
 			if err != nil {
@@ -82,6 +89,7 @@ func solveCommand(e env) *cobra.Command {
 	fs.BoolVar(&cfg.Weak, "weak", false, "only win (1), draw (0) or loss (-1)")
 	fs.DurationVar(&cfg.Timeout, "timeout", 0, "give up on a position after this long (0: no limit)")
 	fs.BoolVar(&stats, "stats", false, "print the run's figures on stderr at the end: positions/s, mean time and nodes per position")
+	fs.IntVar(&threads, "threads", 0, "threads searching each position together, sharing one table (the bot's threads option; 0: the bot's default)")
 	fs.IntVar(&jobs, "jobs", 1, "bot processes solving at once, each with its own table (at most one per core pays)")
 	fs.StringArrayVar(&opts, "bot-opt", nil, "an option for the bot, `KEY=VALUE` (repeatable)")
 	return c

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -99,7 +101,8 @@ func TestSolveBotOptions(t *testing.T) {
 	}{
 		{"tt=8", "4455 18"},
 		{"tt=0", "4455 ? option tt=0 out of range 1..4096"},
-		{"size=3", "4455 ? unknown option size: accepted are tt, branching"},
+		{"size=3", "4455 ? unknown option size: accepted are tt, threads, branching, book"},
+		{"threads=2", "4455 18"},
 	} {
 		cmd := kinrowCmd(t, "solve", "--bot", "alphabeta", "--bot-opt", tc.opt)
 		cmd.Stdin = strings.NewReader("4455\n")
@@ -110,6 +113,37 @@ func TestSolveBotOptions(t *testing.T) {
 		if got := strings.TrimSpace(string(out)); got != tc.want {
 			t.Errorf("--bot-opt %s: %q, want %q", tc.opt, got, tc.want)
 		}
+	}
+}
+
+// TestSolveThreads: --threads 2 gives every position of a shared set the
+// file's score, and a bad count is refused naming what is accepted.
+func TestSolveThreads(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "testdata", "connect4", "Test_L2_R1.txt"))
+	if err != nil {
+		t.Skipf("no shared Connect-4 set: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")[:100]
+	var in, want strings.Builder
+	for _, l := range lines {
+		f := strings.Fields(l)
+		fmt.Fprintln(&in, f[0])
+		fmt.Fprintln(&want, f[0], f[1])
+	}
+	cmd := kinrowCmd(t, "solve", "--threads", "2")
+	cmd.Stdin = strings.NewReader(in.String())
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != want.String() {
+		t.Errorf("--threads 2: answers differ from the file:\n%s", out)
+	}
+	cmd = kinrowCmd(t, "solve", "--threads", "65")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err == nil || !strings.Contains(stderr.String(), "--threads 65: want 1 to 64") {
+		t.Errorf("--threads 65: %v, %q", err, stderr.String())
 	}
 }
 

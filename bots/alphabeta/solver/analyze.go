@@ -25,28 +25,32 @@ func (s *Solver) Analyze(ctx context.Context, p Position, weak bool) ([]int, err
 		return res, nil
 	}
 	s.start(ctx)
-	err := s.run(func() {
-		n := p.moves
-		win := g.winCells(p.cur, p.mask)
-		root := math.MaxInt
-		if win&(p.mask+g.bottom)&g.board == 0 {
-			root = s.solve(p.cur, p.mask, n, weak, math.MinInt, math.MaxInt)
+	defer s.finish()
+	n := p.moves
+	win := g.winCells(p.cur, p.mask)
+	root := math.MaxInt
+	if win&(p.mask+g.bottom)&g.board == 0 {
+		v, err := s.search(rootCall{cur: p.cur, mask: p.mask, n: n, weak: weak, lo: math.MinInt, hi: math.MaxInt})
+		if err != nil {
+			return nil, err
 		}
-		for c := 0; c < g.cols; c++ {
-			if !p.CanPlay(c) {
-				continue
-			}
-			mv := (p.mask + g.bottom) & g.colMask[c]
-			if win&mv != 0 {
-				res[c] = clampWeak(g.scoreAt(n), weak)
-				continue
-			}
-			// The child's score is at least -root.
-			res[c] = -s.solve(p.cur^p.mask, p.mask|mv, n+1, weak, -root, math.MaxInt)
+		root = v
+	}
+	for c := 0; c < g.cols; c++ {
+		if !p.CanPlay(c) {
+			continue
 		}
-	})
-	if err != nil {
-		return nil, err
+		mv := (p.mask + g.bottom) & g.colMask[c]
+		if win&mv != 0 {
+			res[c] = clampWeak(g.scoreAt(n), weak)
+			continue
+		}
+		// The child's score is at least -root.
+		v, err := s.search(rootCall{cur: p.cur ^ p.mask, mask: p.mask | mv, n: n + 1, weak: weak, lo: -root, hi: math.MaxInt, neg: true})
+		if err != nil {
+			return nil, err
+		}
+		res[c] = v
 	}
 	return res, nil
 }

@@ -31,6 +31,21 @@
 // create, centre columns first on ties, with principal-variation
 // (null-window) re-searches.
 //
+// Weak solving runs the same probes and stops once the sign is known; near
+// 0 it probes only "> 0" and "> -1", the two that decide the sign.
+//
+// # Threads
+//
+// With SetThreads(n), a search that grows past about a million nodes is
+// joined by n-1 helper goroutines on the same root (lazy SMP). They share
+// the large table, whose entries are read and written whole and atomically
+// and checked by their tag, so that every bound a worker reads was proved
+// for that position by some worker, and each keeps its own small table.
+// Far from the end, a worker marks the node it searches busy and leaves a
+// sibling another worker is searching for the end of its move list
+// (simplified ABDADA), so the workers split the tree. The first to finish
+// gives the score; the others stop.
+//
 // A Solver keeps its tables from one call to the next, so a run over many
 // positions of one game shares what earlier positions proved.
 package solver

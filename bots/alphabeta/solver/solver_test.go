@@ -90,11 +90,11 @@ func checkBruteForce(t *testing.T, rs, split string) {
 	}
 	switch split {
 	case "half":
-		s.nearFrom = r.Cells() / 2
+		s.w.nearFrom = r.Cells() / 2
 	case "far only":
-		s.nearFrom = r.Cells() + 1
+		s.w.nearFrom = r.Cells() + 1
 	case "etc everywhere":
-		s.nearFrom, s.etcFrom = r.Cells()/2, r.Cells()
+		s.w.nearFrom, s.w.etcFrom = r.Cells()/2, r.Cells()
 	}
 	rng := rand.New(rand.NewPCG(1, uint64(len(rs))))
 	checked := 0
@@ -114,6 +114,15 @@ func checkBruteForce(t *testing.T, rs, split string) {
 			scores, err := s.Analyze(context.Background(), q, false)
 			if err != nil {
 				t.Fatal(err)
+			}
+			weakScores, err := s.Analyze(context.Background(), q, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for c, sc := range scores {
+				if w := weakScores[c]; (sc == Invalid) != (w == Invalid) || (sc != Invalid && w != sign(sc)) {
+					t.Fatalf("%s: weak Analyze column %d = %d; exact %d", r.FormatMoveList(p.Moves(nil)), c+1, w, sc)
+				}
 			}
 			for c := 0; c < r.Cols; c++ {
 				m := engine.Move(c)

@@ -1,5 +1,7 @@
 package solver
 
+import "sync/atomic"
+
 // table is a transposition table of the exact search: 2^k entries of one
 // uint64 each, replaced always, holding a lower and an upper bound of the
 // exact score and the best column found. A Solver has two (see nearMiB).
@@ -111,6 +113,23 @@ func (t *table) reset(keyBits, slots int) {
 		return
 	}
 	*t = newTable(keyBits, slots)
+}
+
+// load reads entry idx. The large table is shared by the threads of a
+// parallel search, so its entries are read and written whole, atomically
+// (a plain load on amd64 and arm64); an entry is self-checking (its tag),
+// so whatever entry a racing store left is valid for the position it
+// names.
+func (t *table) load(idx uint64) uint64 { return atomic.LoadUint64(&t.e[idx]) }
+
+// store writes entry idx: atomically when shared (the large table),
+// plainly in a worker's own small table.
+func (t *table) store(idx, e uint64, shared bool) {
+	if shared {
+		atomic.StoreUint64(&t.e[idx], e)
+		return
+	}
+	t.e[idx] = e
 }
 
 func packEntry(tag uint64, move, lo, hi int) uint64 {
