@@ -8,7 +8,7 @@ BOT_BINS := $(addprefix $(BIN)/kinrow-bot-,$(BOTS))
 PBRAIN_BINS := $(BIN)/pbrain-kinrow $(addprefix $(BIN)/pbrain-kinrow-,$(BOTS))
 TEST_TIMEOUT ?= 15m
 
-.PHONY: book test-rapfi all build run test test-long test-slurm test-browser screenshots chromium bench fuzz generate vet clean $(BIN)/kinrow $(BIN)/kinrow-box $(BOT_BINS) $(BIN)/pbrain-kinrow java java-skip java-course cross soak test-wine c4solver
+.PHONY: book test-race test-rapfi all build run test test-long test-slurm test-browser screenshots chromium bench fuzz generate vet clean $(BIN)/kinrow $(BIN)/kinrow-box $(BOT_BINS) $(BIN)/pbrain-kinrow java java-skip java-course cross soak test-wine c4solver
 
 # The Java bridge (docs/BOTS.md, "Course players in Java"): built when javac
 # is installed (JDK 17 or later; .ci/run installs Debian's
@@ -94,6 +94,13 @@ E2E_PKGS := ./cmd/kinrow ./scripts
 test: build vet
 	$(GO) test -timeout $(TEST_TIMEOUT) -count=1 $$($(GO) list ./... | grep -v -e '/cmd/kinrow$$' -e '/scripts$$')
 	$(GO) test -timeout $(TEST_TIMEOUT) -count=1 -p 1 $(E2E_PKGS)
+
+# The race detector on the packages whose goroutines share state: the
+# referee and its mailboxes, the match workers, solve's scheduler, the
+# front ends, the plugin glue, the SDK and the solver's threads.
+RACE_PKGS := ./host/referee/... ./host/match ./host/solve ./host/gtpfront ./host/pbrain ./protocol/botapi ./protocol/sdk ./bots/alphabeta/solver
+test-race:
+	$(GO) test -race -short -count=1 -timeout $(TEST_TIMEOUT) $(RACE_PKGS)
 
 vet:
 	$(GO) vet ./...

@@ -136,7 +136,9 @@ func TestBrokenSessionForfeits(t *testing.T) {
 func TestSearchReportsInTheRecord(t *testing.T) {
 	l := newLoader(t)
 	ctx := context.Background()
-	ab, err := l.Start(ctx, "alphabeta", "alphabeta", nil)
+	// Without its opening book: a book move is searched by nobody (no
+	// nodes to report).
+	ab, err := l.Start(ctx, "alphabeta", "alphabeta", map[string]string{"book": "none"})
 	if err != nil {
 		t.Fatal(err)
 	}
