@@ -4,7 +4,8 @@
 #   scripts/tournament.sh                       # defaults below
 #   RULES="connect4 gomoku" GAMES=10 MOVETIME=200ms MAXPLIES=200 OUT=results.md scripts/tournament.sh
 #
-# The bots are the ones the host finds (kinrow-bots); each rule set is one
+# The bots are the ones the host finds (kinrow-bots) that play the rule set
+# (kinrow-load accepts them); each rule set is one
 # `kinrow match` round robin with records beside OUT (OUT-RULES.jsonl). Run
 # again with the same settings after an interruption: a rule set whose
 # records file already holds games is continued with --resume, so only the
@@ -24,15 +25,26 @@ EXCLUDE=${EXCLUDE:-}
 # line, the first after "= ", ending with an empty line.
 mapfile -t bots < <(printf 'kinrow-bots\nquit\n' | "$KINROW" --log-level off |
   awk 'NR==1 { sub(/^= ?/, "") } /^$/ { exit } { print }')
-args=()
+kept=()
 for b in "${bots[@]}"; do
   case " $EXCLUDE " in *" $b "*) continue ;; esac
-  [ -n "$b" ] && args+=(--bot "$b")
+  [ -n "$b" ] && kept+=("$b")
 done
-if [ "${#args[@]}" -lt 4 ]; then
+bots=("${kept[@]}")
+if [ "${#bots[@]}" -lt 2 ]; then
   echo "tournament: fewer than two bots found (${bots[*]:-none}): run make first" >&2
   exit 2
 fi
+
+# The --bot arguments for the bots that play RULES ($1): the host's
+# kinrow-load refuses a bot that does not (its second answer is "? ...").
+bot_args() {
+  local b
+  for b in "${bots[@]}"; do
+    printf 'rules %s\nkinrow-load x %s\nquit\n' "$1" "$b" | "$KINROW" --log-level off |
+      awk 'BEGIN { RS = "" } NR == 2 { exit !/^=/ }' && printf -- '--bot\n%s\n' "$b"
+  done
+}
 
 # A rerun continues the records of each rule set (--resume), which holds
 # only for the same schedule: refuse a different --games here, before
@@ -66,6 +78,11 @@ for rules in $RULES; do
     records="${OUT%.*}-${rules//[:]/_}.jsonl"
     resume=()
     [ -s "$records" ] && resume=(--resume)
+    mapfile -t args < <(bot_args "$rules")
+    if [ "${#args[@]}" -lt 4 ]; then
+      echo "tournament: fewer than two bots play $rules" >&2
+      exit 2
+    fi
     "$KINROW" match --log-level warn --rules "$rules" "${args[@]}" --games "$GAMES" \
       --movetime "$MOVETIME" --concurrency "$CONCURRENCY" --random-plies 2 --max-plies "$MAXPLIES" \
       --out "$records" "${resume[@]}"
