@@ -69,7 +69,10 @@ func TestBotsNeverForfeit(t *testing.T) {
 			}
 			t.Run(bot+"/"+rules, func(t *testing.T) {
 				sum := runMatch(t, "--rules", rules, "--bot", bot, "--bot", "random", "--games", "2",
-					"--concurrency", "2", "--movetime", "100ms", "--max-plies", "80")
+					"--concurrency", "2", "--movetime", "100ms", "--max-plies", "80",
+					// Headroom for a loaded machine: 300 ms past a 100 ms move
+					// is a bot that lost track of time, not one starved of CPU.
+					"--grace", "300ms")
 				for _, p := range sum.Pairings {
 					for who, f := range p.Bots.forfeits() {
 						if len(f) > 0 {
@@ -89,7 +92,7 @@ func TestAlphabetaBeatsRandom(t *testing.T) {
 		t.Skip("20 games")
 	}
 	sum := runMatch(t, "--rules", "connect4", "--bot", "alphabeta", "--bot", "random", "--games", "20",
-		"--concurrency", "2", "--movetime", "50ms")
+		"--concurrency", "2", "--movetime", "50ms", "--grace", "1s")
 	checkWinsAll(t, sum, "alphabeta", 20)
 }
 

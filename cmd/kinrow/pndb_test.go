@@ -25,6 +25,6 @@ func TestPndbBeatsRandomAtGomoku(t *testing.T) {
 		t.Skip("10 games")
 	}
 	sum := runMatch(t, "--rules", "gomoku", "--bot", "pndb", "--bot", "random", "--games", "10",
-		"--concurrency", "2", "--movetime", "200ms")
+		"--concurrency", "2", "--movetime", "200ms", "--grace", "1s")
 	checkWinsAll(t, sum, "pndb", 10)
 }
