@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -256,7 +257,7 @@ func (a *alphabeta) Solve(ctx context.Context, pos *engine.Position, req botapi.
 			return 0, err
 		}
 		if req.Weak {
-			return sign(int(v)), nil
+			return cmp.Compare(int(v), 0), nil
 		}
 		return search.Score(q, v), nil
 	}
@@ -365,16 +366,6 @@ func (a *alphabeta) solveWide(ctx context.Context, pos *engine.Position, req bot
 	}
 	reply.Nodes = int64(w.Nodes())
 	return reply, nil
-}
-
-func sign(v int) int {
-	switch {
-	case v > 0:
-		return 1
-	case v < 0:
-		return -1
-	}
-	return 0
 }
 
 func main() {

@@ -1,18 +1,18 @@
 package solver
 
 import (
-	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/kinrow/kinrow/bots/internal/c4set"
 	"github.com/kinrow/kinrow/engine"
 )
 
@@ -108,8 +108,8 @@ func checkBruteForce(t *testing.T, rs, split string) {
 				t.Fatalf("%s: Solve = %d, %v; brute force %d", r.FormatMoveList(p.Moves(nil)), got, err, want)
 			}
 			weak, _ := s.Solve(context.Background(), q, true)
-			if weak != sign(want) {
-				t.Fatalf("%s: weak Solve = %d; want %d", r.FormatMoveList(p.Moves(nil)), weak, sign(want))
+			if weak != cmp.Compare(want, 0) {
+				t.Fatalf("%s: weak Solve = %d; want %d", r.FormatMoveList(p.Moves(nil)), weak, cmp.Compare(want, 0))
 			}
 			scores, err := s.Analyze(context.Background(), q, false)
 			if err != nil {
@@ -120,7 +120,7 @@ func checkBruteForce(t *testing.T, rs, split string) {
 				t.Fatal(err)
 			}
 			for c, sc := range scores {
-				if w := weakScores[c]; (sc == Invalid) != (w == Invalid) || (sc != Invalid && w != sign(sc)) {
+				if w := weakScores[c]; (sc == Invalid) != (w == Invalid) || (sc != Invalid && w != cmp.Compare(sc, 0)) {
 					t.Fatalf("%s: weak Analyze column %d = %d; exact %d", r.FormatMoveList(p.Moves(nil)), c+1, w, sc)
 				}
 			}
@@ -155,16 +155,6 @@ func checkBruteForce(t *testing.T, rs, split string) {
 	t.Logf("%d positions agree", checked)
 }
 
-func sign(v int) int {
-	switch {
-	case v > 0:
-		return 1
-	case v < 0:
-		return -1
-	}
-	return 0
-}
-
 // TestTrompBoards proves John Tromp's published results for small boards
 // from the empty position (rows x columns, four in a row).
 func TestTrompBoards(t *testing.T) {
@@ -183,7 +173,7 @@ func TestTrompBoards(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if sign(v) != tc.sign {
+			if cmp.Compare(v, 0) != tc.sign {
 				t.Fatalf("score %d, want sign %d", v, tc.sign)
 			}
 			t.Logf("score %d, %d nodes", v, s.Nodes())
@@ -226,24 +216,11 @@ func TestLargerBoards(t *testing.T) {
 	}
 }
 
-// sharedSet reads the first n lines of a shared Connect-4 test set, or
-// skips the test when the shared data is absent.
+// sharedSet reads the first n lines of the shared Connect-4 test set
+// Test_<name>.txt, or skips the test when the shared data is absent.
 func sharedSet(t testing.TB, name string, n int) [][]string {
 	t.Helper()
-	path := filepath.Join("..", "..", "..", "..", "shared", "testdata", "connect4", "Test_"+name+".txt")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Skipf("shared test set absent: %v", err)
-	}
-	defer f.Close()
-	var lines [][]string
-	sc := bufio.NewScanner(f)
-	for len(lines) < n && sc.Scan() {
-		if fl := strings.Fields(sc.Text()); len(fl) == 9 {
-			lines = append(lines, fl)
-		}
-	}
-	return lines
+	return c4set.Read(t, "Test_"+name+".txt", n, nil)
 }
 
 // TestSharedSets checks Solve and Analyze on the shared Connect-4 sets: a

@@ -1,15 +1,15 @@
 package pns
 
 import (
-	"bufio"
+	"cmp"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/kinrow/kinrow/bots/internal/c4set"
 
 	"github.com/kinrow/kinrow/engine"
 )
@@ -137,37 +137,24 @@ func TestMustBlock(t *testing.T) {
 // TestConnect4Signs: on the first 50 positions of the shared L3 set, every
 // proved value has the sign of SCORE; unknowns are counted.
 func TestConnect4Signs(t *testing.T) {
-	f, err := os.Open("../../../../shared/testdata/connect4/Test_L3_R1.txt")
-	if err != nil {
-		t.Skipf("shared set absent: %v", err)
-	}
-	defer f.Close()
-	lines, err := io.ReadAll(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	lines := c4set.Read(t, "Test_L3_R1.txt", 50, nil)
 	for _, db := range []int{0, 100} {
 		t.Run(fmt.Sprintf("db=%d", db), func(t *testing.T) {
-			connect4Signs(t, string(lines), db)
+			connect4Signs(t, lines, db)
 		})
 	}
 }
 
 // connect4Signs solves the first 50 positions of lines with DB-search
 // nodes db (0: none) and checks the signs.
-func connect4Signs(t *testing.T, lines string, db int) {
+func connect4Signs(t *testing.T, lines [][]string, db int) {
 	r := engine.Connect4()
 	s, err := New(r, Options{MemMiB: 64, MaxExpansions: 20000, DBNodes: db})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := bufio.NewScanner(strings.NewReader(lines))
 	unknown, n := 0, 0
-	for n < 50 && sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) < 2 {
-			continue
-		}
+	for _, fields := range lines {
 		n++
 		want, err := strconv.Atoi(fields[1])
 		if err != nil {
@@ -188,21 +175,11 @@ func connect4Signs(t *testing.T, lines string, db int) {
 			unknown++
 			continue
 		}
-		if v != sign(want) {
+		if v != cmp.Compare(want, 0) {
 			t.Errorf("line %d %s: value %d, SCORE %d", n, fields[0], v, want)
 		}
 	}
 	t.Logf("%d positions, %d unknown within 20000 expansions, %+v", n, unknown, s.Stats())
-}
-
-func sign(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
 }
 
 // BenchmarkExpand measures PN iterations (one expansion each) on the empty
