@@ -70,37 +70,30 @@ func hasThree(bf *bruteForce, s int8) bool {
 // where neither side has a four or a three: no threat on the board, the
 // DB-search has to build one.
 func quietGames(tb testing.TB, n int) []*engine.Position {
-	r := mustRules(tb, "gomoku")
-	rng := rand.New(rand.NewPCG(11, 15))
-	var out []*engine.Position
-	for len(out) < n {
-		p := clusteredPosition(r, rng, 20+rng.IntN(21))
-		if p == nil {
-			continue
-		}
-		bf := newBruteForce(p, engine.X, 0)
-		if len(bf.winning(0)) > 0 || len(bf.winning(1)) > 0 || hasThree(bf, 0) || hasThree(bf, 1) {
-			continue
-		}
-		out = append(out, p)
-	}
-	return out
+	noThree := func(bf *bruteForce) bool { return !hasThree(bf, 0) && !hasThree(bf, 1) }
+	return clusteredGames(tb, n, 11, noThree)
 }
 
 // middleGames returns n clustered 15x15x5 positions of 20 to 40 stones
 // where neither side has a four.
 func middleGames(tb testing.TB, n int) []*engine.Position {
+	return clusteredGames(tb, n, 7, nil)
+}
+
+// clusteredGames returns n clustered 15x15x5 positions of 20 to 40 stones
+// from the generator seeded with seed, where neither side has a winning
+// cell (no four on the board) and keep, if not nil, accepts the board.
+func clusteredGames(tb testing.TB, n int, seed uint64, keep func(*bruteForce) bool) []*engine.Position {
 	r := mustRules(tb, "gomoku")
-	rng := rand.New(rand.NewPCG(7, 15))
+	rng := rand.New(rand.NewPCG(seed, 15))
 	var out []*engine.Position
 	for len(out) < n {
 		p := clusteredPosition(r, rng, 20+rng.IntN(21))
 		if p == nil {
 			continue
 		}
-		// Quiet: no winning cell for either side (no four on the board).
 		bf := newBruteForce(p, engine.X, 0)
-		if len(bf.winning(0)) > 0 || len(bf.winning(1)) > 0 {
+		if len(bf.winning(0)) > 0 || len(bf.winning(1)) > 0 || (keep != nil && !keep(bf)) {
 			continue
 		}
 		out = append(out, p)
