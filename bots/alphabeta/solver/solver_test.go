@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -200,17 +201,7 @@ func TestLargerBoards(t *testing.T) {
 				t.Fatal(err)
 			}
 			elapsed := time.Since(start)
-			scores, err := s.Analyze(context.Background(), s.NewPosition(), false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			best := Invalid
-			for _, sc := range scores {
-				best = max(best, sc)
-			}
-			if best != v {
-				t.Fatalf("score %d but the best move scores %d (%v)", v, best, scores)
-			}
+			checkBestMove(t, s, s.NewPosition(), v, "the empty board")
 			t.Logf("score %d, %d nodes, %v", v, s.Nodes(), elapsed)
 		})
 	}
@@ -261,20 +252,7 @@ func TestSharedSets(t *testing.T) {
 					}
 				}
 				if i < na {
-					scores, err := s.Analyze(context.Background(), p, false)
-					if err != nil {
-						t.Fatal(err)
-					}
-					for c, sc := range scores {
-						want := fl[2+c]
-						got := strconv.Itoa(sc)
-						if sc == Invalid {
-							got = "-"
-						}
-						if got != want {
-							t.Fatalf("line %d %s: column %d scores %s; want %s", i+1, fl[0], c+1, got, want)
-						}
-					}
+					checkColumns(t, s, p, i+1, fl)
 				}
 			}
 		})
@@ -302,16 +280,39 @@ func TestCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkBestMove(t, s, p, v, "after a cancelled search")
+}
+
+// checkColumns analyzes p, the position of line of a shared set, and
+// fails t unless every column scores as the line's fields say ("-" for a
+// full one).
+func checkColumns(t testing.TB, s *Solver, p Position, line int, fields []string) {
+	t.Helper()
 	scores, err := s.Analyze(context.Background(), p, false)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("line %d %s: %v", line, fields[0], err)
 	}
-	best := Invalid
-	for _, sc := range scores {
-		best = max(best, sc)
+	for c, sc := range scores {
+		got := strconv.Itoa(sc)
+		if sc == Invalid {
+			got = "-"
+		}
+		if got != fields[2+c] {
+			t.Fatalf("line %d %s: column %d scores %s; want %s", line, fields[0], c+1, got, fields[2+c])
+		}
 	}
-	if best != v {
-		t.Fatalf("after a cancelled search: score %d, best move %d", v, best)
+}
+
+// checkBestMove analyzes p and fails t unless its best move scores v, the
+// value Solve gave for p; what says which position it is.
+func checkBestMove(t testing.TB, s *Solver, p Position, v int, what string) {
+	t.Helper()
+	scores, err := s.Analyze(context.Background(), p, false)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if best := slices.Max(scores); best != v {
+		t.Fatalf("%s: score %d but the best move scores %d (%v)", what, v, best, scores)
 	}
 }
 
