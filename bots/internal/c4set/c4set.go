@@ -2,7 +2,6 @@ package c4set
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,7 +22,7 @@ func Dir() (string, error) {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", errors.New("c4set: no go.mod above the working directory")
+			return "", fmt.Errorf("c4set: no go.mod above %s", dir)
 		}
 		dir = parent
 	}

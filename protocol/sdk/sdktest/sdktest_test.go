@@ -10,26 +10,28 @@ import (
 	"github.com/kinrow/kinrow/protocol/sdk"
 )
 
-// first is a bot that plays the first legal move, with one option.
-type first struct{}
+// first is a bot that plays the first legal move and declares info.
+type first struct{ info botapi.Info }
 
-func (first) Info() botapi.Info {
-	return botapi.Info{
-		Name: "first", Kinds: []string{"connectx", "mnk"}, MaxRows: 20, MaxCols: 20,
-		Options: []botapi.Option{{Name: "depth", Type: botapi.OptionInt, Default: "4", Min: 1, Max: 40}},
-	}
-}
-
-func (first) NewGame(context.Context, sdk.Game) (sdk.Player, error) { return first{}, nil }
+func (f first) Info() botapi.Info                                     { return f.info }
+func (f first) NewGame(context.Context, sdk.Game) (sdk.Player, error) { return f, nil }
 
 func (first) GenMove(_ context.Context, pos *engine.Position, _ func(botapi.Progress)) (engine.Move, error) {
 	return pos.LegalMoves(nil)[0], nil
 }
 
+// adapted returns first, with one option (depth, 1 to 40), behind the
+// SDK's adapter.
+func adapted() botapi.Bot {
+	depth := botapi.Option{Name: "depth", Type: botapi.OptionInt, Default: "4", Min: 1, Max: 40}
+	info := botapi.Info{Name: "first", Kinds: []string{"connectx", "mnk"}, MaxRows: 20, MaxCols: 20, Options: []botapi.Option{depth}}
+	return sdk.Adapt(first{info}, nil)
+}
+
 // TestCheckRefusals: the adapter's refusals of an unknown option and of a
 // value out of range pass the check.
 func TestCheckRefusals(t *testing.T) {
-	CheckRefusals(t, sdk.Adapt(first{}, nil), "connect4", []Refusal{
+	CheckRefusals(t, adapted(), "connect4", []Refusal{
 		{Options: map[string]string{"width": "3"}, Want: "unknown option width"},
 		{Options: map[string]string{"depth": "0"}, Want: "option depth=0 out of range 1..40"},
 	})
@@ -48,7 +50,7 @@ func TestPlayMoves(t *testing.T) {
 		{"mnk:3x3x3", 20},
 	} {
 		t.Run(tc.rules, func(t *testing.T) {
-			pos := PlayMoves(t, sdk.Adapt(first{}, nil), tc.rules, map[string]string{"depth": "2"}, 100*time.Millisecond, tc.n)
+			pos := PlayMoves(t, adapted(), tc.rules, map[string]string{"depth": "2"}, 100*time.Millisecond, tc.n)
 			over := pos.Result() != engine.Open
 			if pos.Rules().Cells() < tc.n && !over {
 				t.Errorf("%d plies played and the game still open", pos.Ply())
