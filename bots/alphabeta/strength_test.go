@@ -10,11 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kinrow/kinrow/bots/internal/c4set"
-
 	"github.com/kinrow/kinrow/bots/alphabeta/search"
 	"github.com/kinrow/kinrow/bots/alphabeta/solver"
 	"github.com/kinrow/kinrow/bots/alphabeta/wide"
+	"github.com/kinrow/kinrow/bots/internal/c4set"
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/protocol/botapi"
 )

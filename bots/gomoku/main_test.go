@@ -11,10 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kinrow/kinrow/protocol/sdk/sdktest"
-
 	"github.com/kinrow/kinrow/internal/testbuild"
 	"github.com/kinrow/kinrow/protocol/sdk"
+	"github.com/kinrow/kinrow/protocol/sdk/sdktest"
 )
 
 // TestBadOptions: an unknown option or a value out of range is refused

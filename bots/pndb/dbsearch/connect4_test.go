@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/kinrow/kinrow/bots/internal/c4set"
-
 	"github.com/kinrow/kinrow/engine"
 )
 

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
 
@@ -134,7 +135,7 @@ func TestSymmetricPositionsShareNode(t *testing.T) {
 		{"connectx:4x5x4", "1 2"},
 	} {
 		t.Run(tc.rules, func(t *testing.T) {
-			p := position(t, tc.rules, tc.moves)
+			p := testpos.Of(t, tc.rules, tc.moves)
 			y := newSymmetry(p.Rules(), true)
 			for _, sym := range []bool{true, false} {
 				s, err := New(p.Rules(), Options{MemMiB: 16, NoSymmetry: !sym})
@@ -242,7 +243,7 @@ func BenchmarkExpandSymmetry(b *testing.B) {
 	for _, sym := range []bool{true, false} {
 		b.Run(map[bool]string{true: "sym", false: "plain"}[sym], func(b *testing.B) {
 			b.ReportAllocs()
-			p := position(b, "mnk:10x10x5", "e5 e6 f6 d4")
+			p := testpos.Of(b, "mnk:10x10x5", "e5 e6 f6 d4")
 			s, err := New(p.Rules(), Options{MemMiB: 256, MaxExpansions: int64(b.N), NoSymmetry: !sym})
 			if err != nil {
 				b.Fatal(err)
