@@ -368,6 +368,11 @@ func (a *alphabeta) solveWide(ctx context.Context, pos *engine.Position, req bot
 	return reply, nil
 }
 
+// newAlphabeta returns the bot with no searcher kept yet.
+func newAlphabeta() *alphabeta {
+	return &alphabeta{solvers: map[solverKey]*search.Searcher{}, boards: map[solverKey]*solver.Solver{}, wides: map[solverKey]*wide.Searcher{}}
+}
+
 func main() {
-	sdk.Serve(&alphabeta{solvers: map[solverKey]*search.Searcher{}, boards: map[solverKey]*solver.Solver{}, wides: map[solverKey]*wide.Searcher{}})
+	sdk.Serve(newAlphabeta())
 }

@@ -10,9 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kinrow/kinrow/bots/alphabeta/search"
 	"github.com/kinrow/kinrow/bots/alphabeta/solver"
-	"github.com/kinrow/kinrow/bots/alphabeta/wide"
 	"github.com/kinrow/kinrow/bots/internal/c4set"
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/protocol/botapi"
@@ -139,7 +137,7 @@ func TestStrengthHeldOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, bookOpt := range []string{"default", "none"} {
-		a := &alphabeta{solvers: map[solverKey]*search.Searcher{}, boards: map[solverKey]*solver.Solver{}, wides: map[solverKey]*wide.Searcher{}}
+		a := newAlphabeta()
 		kept := 0
 		ops := heldOut(t)
 		for _, op := range ops {
@@ -187,7 +185,7 @@ func TestStrengthShortOpenings(t *testing.T) {
 		list = append(list, pos{fields[0], s})
 	}
 	for _, bookOpt := range []string{"default", "none"} {
-		a := &alphabeta{solvers: map[solverKey]*search.Searcher{}, boards: map[solverKey]*solver.Solver{}, wides: map[solverKey]*wide.Searcher{}}
+		a := newAlphabeta()
 		worse := 0
 		var lines []string
 		for _, q := range list {
