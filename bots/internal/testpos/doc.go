@@ -1,4 +1,6 @@
-// Package testpos builds the positions the bots' tests start from: rules
-// by name and a move list in the engine's notation ("a8 a1 b8", or column
-// digits under gravity), every move checked as the referee would.
+// Package testpos builds the positions the bots' tests start from: Of, the
+// position after a move list in the engine's notation ("a8 a1 b8", or
+// column digits under gravity), every move checked as the referee would;
+// Random, a seeded random walk of legal moves that stops short of the
+// game's end.
 package testpos

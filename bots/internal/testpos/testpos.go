@@ -1,6 +1,7 @@
 package testpos
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/kinrow/kinrow/engine"
@@ -24,4 +25,25 @@ func Of(tb testing.TB, rules, moves string) *engine.Position {
 		tb.Fatalf("%s moves %q: %v", rules, moves, err)
 	}
 	return p
+}
+
+// Random plays up to plies random legal moves (one rng.IntN draw over
+// LegalMoves a move) from the empty board of r. A move that ends the game
+// is taken back and the walk stops there, as it does on a full board;
+// ended reports either.
+func Random(r engine.Rules, rng *rand.Rand, plies int) (pos *engine.Position, ended bool) {
+	pos = engine.NewPosition(r)
+	var moves []engine.Move
+	for ; plies > 0; plies-- {
+		moves = pos.LegalMoves(moves[:0])
+		if len(moves) == 0 {
+			return pos, true
+		}
+		pos.Play(moves[rng.IntN(len(moves))])
+		if pos.Result() != engine.Open {
+			pos.Undo()
+			return pos, true
+		}
+	}
+	return pos, false
 }

@@ -1,6 +1,11 @@
 package testpos
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/kinrow/kinrow/engine"
+)
 
 // TestOf: the position holds the moves given, in order, under the rules
 // named.
@@ -20,5 +25,35 @@ func TestOf(t *testing.T) {
 		if tc.moves == "" && p.Ply() != 0 {
 			t.Errorf("%s: %d plies on the empty board", tc.rules, p.Ply())
 		}
+	}
+}
+
+// TestRandom: the position holds the plies asked for and is open, or
+// stops short at a move that would end the game (ended); the same seed
+// gives the same moves.
+func TestRandom(t *testing.T) {
+	r, err := engine.ParseRules("mnk:4x4x3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	endedSome := false
+	for seed := range uint64(20) {
+		for _, plies := range []int{0, 3, 16} {
+			p, ended := Random(r, rand.New(rand.NewPCG(seed, 1)), plies)
+			if p.Result() != engine.Open {
+				t.Fatalf("seed %d, %d plies: result %v, want open", seed, plies, p.Result())
+			}
+			if !ended && p.Ply() != plies || ended && p.Ply() >= plies {
+				t.Fatalf("seed %d: %d plies asked, %d played, ended %v", seed, plies, p.Ply(), ended)
+			}
+			q, _ := Random(r, rand.New(rand.NewPCG(seed, 1)), plies)
+			if a, b := r.FormatMoveList(p.Moves(nil)), r.FormatMoveList(q.Moves(nil)); a != b {
+				t.Fatalf("seed %d: %s, then %s", seed, a, b)
+			}
+			endedSome = endedSome || ended
+		}
+	}
+	if !endedSome {
+		t.Error("no walk of 16 plies on 4x4x3 ended")
 	}
 }

@@ -6,25 +6,17 @@ import (
 	"os"
 	"testing"
 
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
 
 // randomPosition plays plies random legal moves from the empty board; nil
 // if the game ended on the way.
 func randomPosition(r engine.Rules, rng *rand.Rand, plies int) *engine.Position {
-	pos := engine.NewPosition(r)
-	var moves []engine.Move
-	for i := 0; i < plies; i++ {
-		moves = pos.LegalMoves(moves[:0])
-		if len(moves) == 0 {
-			return nil
-		}
-		pos.Play(moves[rng.IntN(len(moves))])
-		if pos.Result() != engine.Open {
-			return nil
-		}
+	if pos, ended := testpos.Random(r, rng, plies); !ended {
+		return pos
 	}
-	return pos
+	return nil
 }
 
 // TestSoundnessRandom is the key soundness test: on many random small

@@ -33,7 +33,7 @@ func TestSolveAgainstExact(t *testing.T) {
 			}
 			values := map[int]int{}
 			for i := 0; i < tc.n; i++ {
-				p := randomPosition(r, rng, tc.stones+rng.IntN(4))
+				p, _ := testpos.Random(r, rng, tc.stones+rng.IntN(4))
 				if p.Ply() < tc.stones {
 					continue
 				}

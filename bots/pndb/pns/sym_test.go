@@ -9,22 +9,6 @@ import (
 	"github.com/kinrow/kinrow/engine"
 )
 
-// randomPosition plays up to n random legal moves from the empty board of r,
-// stopping before the game ends.
-func randomPosition(r engine.Rules, rng *rand.Rand, n int) *engine.Position {
-	p := engine.NewPosition(r)
-	for ; n > 0; n-- {
-		ms := p.LegalMoves(nil)
-		m := ms[rng.IntN(len(ms))]
-		p.Play(m)
-		if p.Result() != engine.Open {
-			p.Undo()
-			break
-		}
-	}
-	return p
-}
-
 // imageOf returns the position of p's moves mapped through transform t of y,
 // played in the same order on an empty board.
 func imageOf(t testing.TB, y *symmetry, p *engine.Position, tr int) *engine.Position {
@@ -80,7 +64,7 @@ func TestSymmetryKeys(t *testing.T) {
 			}
 			rng := rand.New(rand.NewPCG(7, uint64(tc.n)))
 			for it := 0; it < 60; it++ {
-				p := randomPosition(r, rng, rng.IntN(min(r.Cells(), 30)))
+				p, _ := testpos.Random(r, rng, rng.IntN(min(r.Cells(), 30)))
 				// Incremental hashes along the moves equal a fresh set.
 				inc := newSymmetry(r, true)
 				q := engine.NewPosition(r)
@@ -197,7 +181,7 @@ func TestBestOnMirroredPositions(t *testing.T) {
 			}
 			checked := 0
 			for it := 0; it < 200 && checked < 60; it++ {
-				p := randomPosition(r, rng, 4+rng.IntN(r.Cells()/2-3))
+				p, _ := testpos.Random(r, rng, 4+rng.IntN(r.Cells()/2-3))
 				want := solveExact(p, memo)
 				if want.v == 0 {
 					continue
