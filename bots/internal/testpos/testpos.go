@@ -7,15 +7,23 @@ import (
 	"github.com/kinrow/kinrow/engine"
 )
 
+// Rules returns the rules named name (engine.ParseRules); it fails tb on
+// an unknown name.
+func Rules(tb testing.TB, name string) engine.Rules {
+	tb.Helper()
+	r, err := engine.ParseRules(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r
+}
+
 // Of returns the position after moves (a list ParseMoveList reads; empty
 // for the empty board) under the rules named rules; it fails tb on an
 // unknown rule, a move it cannot read or a move the rules refuse.
 func Of(tb testing.TB, rules, moves string) *engine.Position {
 	tb.Helper()
-	r, err := engine.ParseRules(rules)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	r := Rules(tb, rules)
 	p := engine.NewPosition(r)
 	ms, err := r.ParseMoveList(moves)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
 
@@ -14,7 +15,7 @@ import (
 func TestMoveTo(t *testing.T) {
 	for _, rs := range []string{"mnk:9x9x5", "gomoku", "connect4", "mnk:6x6x4"} {
 		t.Run(rs, func(t *testing.T) {
-			r := mustRules(t, rs)
+			r := testpos.Rules(t, rs)
 			s, err := New(r, Options{})
 			if err != nil {
 				t.Fatal(err)

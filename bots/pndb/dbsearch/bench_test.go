@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
 
@@ -84,7 +85,7 @@ func middleGames(tb testing.TB, n int) []*engine.Position {
 // from the generator seeded with seed, where neither side has a winning
 // cell (no four on the board) and keep, if not nil, accepts the board.
 func clusteredGames(tb testing.TB, n int, seed uint64, keep func(*bruteForce) bool) []*engine.Position {
-	r := mustRules(tb, "gomoku")
+	r := testpos.Rules(tb, "gomoku")
 	rng := rand.New(rand.NewPCG(seed, 15))
 	var out []*engine.Position
 	for len(out) < n {
@@ -118,7 +119,7 @@ func BenchmarkSearchGomoku(b *testing.B) {
 func BenchmarkSearchConnectX(b *testing.B) {
 	for _, rs := range []string{"connectx:4x6x4", "connectx:5x6x4"} {
 		b.Run(rs, func(b *testing.B) {
-			r := mustRules(b, rs)
+			r := testpos.Rules(b, rs)
 			rng := rand.New(rand.NewPCG(13, uint64(r.Cells())))
 			var positions []*engine.Position
 			for len(positions) < 32 {

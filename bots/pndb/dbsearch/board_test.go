@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
 
@@ -50,7 +51,7 @@ func equalBoards(t *testing.T, got, want *board) {
 func TestBoardRestored(t *testing.T) {
 	for _, rs := range []string{"mnk:6x6x4", "connectx:6x7x4", "mnk:9x9x5", "mnk:3x3x3"} {
 		t.Run(rs, func(t *testing.T) {
-			r := mustRules(t, rs)
+			r := testpos.Rules(t, rs)
 			s, err := New(r, Options{})
 			if err != nil {
 				t.Fatal(err)

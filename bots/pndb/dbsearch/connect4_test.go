@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kinrow/kinrow/bots/internal/c4set"
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
 
@@ -47,17 +48,6 @@ func readC4(tb testing.TB, name string, n int) []c4Case {
 	return out
 }
 
-func playC4(tb testing.TB, moves string) *engine.Position {
-	tb.Helper()
-	pos := engine.NewPosition(engine.Connect4())
-	for _, ch := range moves {
-		if err := pos.Apply(engine.Move(ch - '1')); err != nil {
-			tb.Fatalf("moves %s: %v", moves, err)
-		}
-	}
-	return pos
-}
-
 // TestConnect4Sets checks every Win for the side to move against the
 // shared sets' exact scores (an independent solver's): the position must
 // be won and the column of First must win too.
@@ -73,7 +63,7 @@ func TestConnect4Sets(t *testing.T) {
 	for _, name := range []string{"Test_L3_R1.txt", "Test_L2_R1.txt", "Test_L1_R1.txt"} {
 		wins, winning := 0, 0
 		for _, c := range readC4(t, name, n) {
-			pos := playC4(t, c.moves)
+			pos := testpos.Of(t, "connect4", c.moves)
 			if c.score > 0 {
 				winning++
 			}
@@ -100,7 +90,7 @@ func BenchmarkSearchConnect4(b *testing.B) {
 	cases := readC4(b, "Test_L2_R1.txt", 200)
 	positions := make([]*engine.Position, len(cases))
 	for i, c := range cases {
-		positions[i] = playC4(b, c.moves)
+		positions[i] = testpos.Of(b, "connect4", c.moves)
 	}
 	s, err := New(engine.Connect4(), Options{})
 	if err != nil {
