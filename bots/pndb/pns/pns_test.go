@@ -166,10 +166,19 @@ func connect4Signs(t *testing.T, lines [][]string, db int) {
 // BenchmarkExpand measures PN iterations (one expansion each) on the empty
 // Connect-4 board, goal Win (not decided within any benchmark's reach).
 func BenchmarkExpand(b *testing.B) {
+	benchProve(b, engine.NewPosition(engine.Connect4()), Options{})
+}
+
+// benchProve runs b.N PN iterations of goal Win from p with opt (MemMiB
+// 256 unless set), reporting allocations and expansions per second; it
+// returns the searcher for more figures.
+func benchProve(b *testing.B, p *engine.Position, opt Options) *Searcher {
 	b.ReportAllocs()
-	r := engine.Connect4()
-	p := engine.NewPosition(r)
-	s, err := New(r, Options{MemMiB: 256, MaxExpansions: int64(b.N)})
+	if opt.MemMiB == 0 {
+		opt.MemMiB = 256
+	}
+	opt.MaxExpansions = int64(b.N)
+	s, err := New(p.Rules(), opt)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -178,6 +187,7 @@ func BenchmarkExpand(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(s.Stats().Expanded)/b.Elapsed().Seconds(), "expansions/s")
+	return s
 }
 
 // TestMemoryCap: with a 1 MiB budget on the empty Connect-4 board the
@@ -234,19 +244,8 @@ func TestConnectXMustBlock(t *testing.T) {
 func BenchmarkExpandDB(b *testing.B) {
 	for _, db := range []int{0, 100} {
 		b.Run(fmt.Sprintf("db=%d", db), func(b *testing.B) {
-			b.ReportAllocs()
-			p := testpos.Of(b, "gomoku", "h8 j9 h9 h10 g8 j8")
-			s, err := New(p.Rules(), Options{MemMiB: 256, MaxExpansions: int64(b.N), DBNodes: db})
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			if _, err := s.Prove(context.Background(), p, Win); err != nil {
-				b.Fatal(err)
-			}
-			st := s.Stats()
-			b.ReportMetric(float64(st.Expanded)/b.Elapsed().Seconds(), "expansions/s")
-			b.ReportMetric(float64(st.DBSearches)/b.Elapsed().Seconds(), "db-searches/s")
+			s := benchProve(b, testpos.Of(b, "gomoku", "h8 j9 h9 h10 g8 j8"), Options{DBNodes: db})
+			b.ReportMetric(float64(s.Stats().DBSearches)/b.Elapsed().Seconds(), "db-searches/s")
 		})
 	}
 }

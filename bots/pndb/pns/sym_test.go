@@ -226,17 +226,7 @@ func TestBestOnMirroredPositions(t *testing.T) {
 func BenchmarkExpandSymmetry(b *testing.B) {
 	for _, sym := range []bool{true, false} {
 		b.Run(map[bool]string{true: "sym", false: "plain"}[sym], func(b *testing.B) {
-			b.ReportAllocs()
-			p := testpos.Of(b, "mnk:10x10x5", "e5 e6 f6 d4")
-			s, err := New(p.Rules(), Options{MemMiB: 256, MaxExpansions: int64(b.N), NoSymmetry: !sym})
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			if _, err := s.Prove(context.Background(), p, Win); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportMetric(float64(s.Stats().Expanded)/b.Elapsed().Seconds(), "expansions/s")
+			benchProve(b, testpos.Of(b, "mnk:10x10x5", "e5 e6 f6 d4"), Options{NoSymmetry: !sym})
 		})
 	}
 }
