@@ -55,3 +55,18 @@ func Random(r engine.Rules, rng *rand.Rand, plies int) (pos *engine.Position, en
 	}
 	return pos, false
 }
+
+// Near reports whether the cell at row, col has a stone of pos within dist
+// rows and dist columns of it (its own cell included): where the moves of
+// a real game cluster.
+func Near(pos *engine.Position, row, col, dist int) bool {
+	r := pos.Rules()
+	for rr := max(0, row-dist); rr <= min(r.Rows-1, row+dist); rr++ {
+		for cc := max(0, col-dist); cc <= min(r.Cols-1, col+dist); cc++ {
+			if pos.At(rr, cc) != engine.Empty {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -57,3 +57,26 @@ func TestRandom(t *testing.T) {
 		t.Error("no walk of 16 plies on 4x4x3 ended")
 	}
 }
+
+// TestNear: the cells within the distance of the one stone, and only they,
+// are near it, at the board's edge too.
+func TestNear(t *testing.T) {
+	for _, tc := range []struct {
+		moves string
+		row   int
+		col   int
+	}{
+		{"e5", 4, 4},
+		{"a1", 0, 0},
+	} {
+		p := Of(t, "mnk:9x9x4", tc.moves)
+		for row := 0; row < 9; row++ {
+			for col := 0; col < 9; col++ {
+				want := max(row-tc.row, tc.row-row) <= 2 && max(col-tc.col, tc.col-col) <= 2
+				if got := Near(p, row, col, 2); got != want {
+					t.Errorf("%s: Near(%d, %d) = %v, want %v", tc.moves, row, col, got, want)
+				}
+			}
+		}
+	}
+}

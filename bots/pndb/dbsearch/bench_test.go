@@ -19,17 +19,7 @@ func clusteredPosition(r engine.Rules, rng *rand.Rand, stones int) *engine.Posit
 	for pos.Ply() < stones {
 		cand = cand[:0]
 		for c := 0; c < r.Cells(); c++ {
-			if pos.At(c/r.Cols, c%r.Cols) != engine.Empty {
-				continue
-			}
-			near := false
-			for dr := -2; dr <= 2 && !near; dr++ {
-				for dc := -2; dc <= 2 && !near; dc++ {
-					rr, cc := c/r.Cols+dr, c%r.Cols+dc
-					near = rr >= 0 && rr < r.Rows && cc >= 0 && cc < r.Cols && pos.At(rr, cc) != engine.Empty
-				}
-			}
-			if near {
+			if pos.At(c/r.Cols, c%r.Cols) == engine.Empty && testpos.Near(pos, c/r.Cols, c%r.Cols, 2) {
 				cand = append(cand, c)
 			}
 		}
