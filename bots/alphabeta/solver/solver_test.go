@@ -35,22 +35,24 @@ func (b *bruteForce) score(p *engine.Position) int {
 	}
 	best := -1 << 30
 	for _, m := range p.LegalMoves(nil) {
-		n := p.Ply()
-		p.Play(m)
-		var v int
-		switch p.Result() {
-		case engine.Open:
-			v = -b.score(p)
-		case engine.Draw:
-			v = 0
-		default:
-			v = b.half - n/2
-		}
-		p.Undo()
-		best = max(best, v)
+		best = max(best, b.after(p, m))
 	}
 	b.memo[p.Hash()] = best
 	return best
+}
+
+// after is the exact score of the legal move m for the side to move in p.
+func (b *bruteForce) after(p *engine.Position, m engine.Move) int {
+	n := p.Ply()
+	p.Play(m)
+	defer p.Undo()
+	switch p.Result() {
+	case engine.Open:
+		return -b.score(p)
+	case engine.Draw:
+		return 0
+	}
+	return b.half - n/2
 }
 
 // toSolver replays p's moves on a solver position.
@@ -133,18 +135,7 @@ func checkBruteForce(t *testing.T, rs, split string) {
 					}
 					continue
 				}
-				n := p.Ply()
-				p.Play(m)
-				var cw int
-				switch p.Result() {
-				case engine.Open:
-					cw = -bf.score(p)
-				case engine.Draw:
-				default:
-					cw = bf.half - n/2
-				}
-				p.Undo()
-				if scores[c] != cw {
+				if cw := bf.after(p, m); scores[c] != cw {
 					t.Fatalf("%s: Analyze column %d = %d; brute force %d", r.FormatMoveList(p.Moves(nil)), c+1, scores[c], cw)
 				}
 			}
