@@ -3,7 +3,6 @@ package dbsearch
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -251,12 +250,7 @@ func TestCombine(t *testing.T) {
 func TestLargeBoards(t *testing.T) {
 	for _, rs := range []string{"mnk:70x70x10", "connectx:128x128x4", "mnk:128x128x128", "mnk:3x3x3", "mnk:5x5x2"} {
 		t.Run(rs, func(t *testing.T) {
-			r := testpos.Rules(t, rs)
-			s, err := New(r, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rng := rand.New(rand.NewPCG(3, uint64(r.Cells())))
+			r, s, rng := defaultSearcher(t, rs, 3)
 			for i := 0; i < 4; i++ {
 				pos := randomPosition(r, rng, min(r.Cells()-1, 2+rng.IntN(40)))
 				if pos == nil {

@@ -34,12 +34,7 @@ func TestSoundnessRandom(t *testing.T) {
 	}
 	for _, rs := range []string{"mnk:6x6x4", "connectx:5x6x4", "mnk:5x5x4", "connectx:6x7x4", "mnk:7x7x5", "mnk:4x4x3", "connectx:4x5x3"} {
 		t.Run(rs, func(t *testing.T) {
-			r := testpos.Rules(t, rs)
-			s, err := New(r, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rng := rand.New(rand.NewPCG(1, uint64(r.Cells())))
+			r, s, rng := defaultSearcher(t, rs, 1)
 			var tried, wins, deep, confirmed, open int
 			for tried < n {
 				pos := randomPosition(r, rng, 4+rng.IntN(r.Cells()/2))
