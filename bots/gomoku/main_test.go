@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kinrow/kinrow/engine/record"
 	"github.com/kinrow/kinrow/internal/testbuild"
 	"github.com/kinrow/kinrow/protocol/sdk"
 	"github.com/kinrow/kinrow/protocol/sdk/sdktest"
@@ -89,27 +87,20 @@ func TestNeverForfeitsAt50ms(t *testing.T) {
 // countResults reads a match's records: the games bot lost on time, all
 // it lost, and the games.
 func countResults(t *testing.T, path, bot string) (timeouts, losses, games int) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var g struct {
-			Winner  string `json:"winner"`
-			Reason  string `json:"reason"`
-			Forfeit string `json:"forfeit"`
-			Players map[string]string
-		}
-		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
-			t.Fatal(fmt.Errorf("record %d of %s: %w", games+1, path, err))
-		}
+	lines, err := record.ReadLines(path, data, record.Parse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lines.Records {
+		g := l.Rec
 		games++
-		if g.Winner != "" && g.Winner != bot {
+		if g.Winner != nil && *g.Winner != bot {
 			losses++
-			if g.Reason == "forfeit" && g.Forfeit == "timeout" {
+			if g.Reason == record.ReasonForfeit && g.Forfeit == record.ForfeitTimeout {
 				timeouts++
 			}
 		}
