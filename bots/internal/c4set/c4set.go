@@ -2,30 +2,18 @@ package c4set
 
 import (
 	"bufio"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kinrow/kinrow/internal/testbuild"
 )
 
 // Dir returns the directory of the shared Connect-4 sets: shared/testdata/
-// connect4 beside the module root found above the working directory.
-func Dir() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("c4set: working directory: %w", err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "testdata", "connect4"), nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("c4set: no go.mod above %s", dir)
-		}
-		dir = parent
-	}
+// connect4 beside the repository's root.
+func Dir() string {
+	return filepath.Join(testbuild.Root(), "..", "shared", "testdata", "connect4")
 }
 
 // Read returns the first n lines (every line with n <= 0) of the shared set
@@ -34,11 +22,7 @@ func Dir() (string, error) {
 // fails it when the file cannot be read.
 func Read(tb testing.TB, name string, n int, keep func(fields []string) bool) [][]string {
 	tb.Helper()
-	dir, err := Dir()
-	if err != nil {
-		tb.Skipf("shared Connect-4 set %s absent: %v", name, err)
-	}
-	f, err := os.Open(filepath.Join(dir, name))
+	f, err := os.Open(filepath.Join(Dir(), name))
 	if err != nil {
 		tb.Skipf("shared Connect-4 set %s absent: %v", name, err)
 	}
