@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -256,7 +257,7 @@ func (a *alphabeta) Solve(ctx context.Context, pos *engine.Position, req botapi.
 			return 0, err
 		}
 		if req.Weak {
-			return sign(int(v)), nil
+			return cmp.Compare(int(v), 0), nil
 		}
 		return search.Score(q, v), nil
 	}
@@ -367,16 +368,11 @@ func (a *alphabeta) solveWide(ctx context.Context, pos *engine.Position, req bot
 	return reply, nil
 }
 
-func sign(v int) int {
-	switch {
-	case v > 0:
-		return 1
-	case v < 0:
-		return -1
-	}
-	return 0
+// newAlphabeta returns the bot with no searcher kept yet.
+func newAlphabeta() *alphabeta {
+	return &alphabeta{solvers: map[solverKey]*search.Searcher{}, boards: map[solverKey]*solver.Solver{}, wides: map[solverKey]*wide.Searcher{}}
 }
 
 func main() {
-	sdk.Serve(&alphabeta{solvers: map[solverKey]*search.Searcher{}, boards: map[solverKey]*solver.Solver{}, wides: map[solverKey]*wide.Searcher{}})
+	sdk.Serve(newAlphabeta())
 }

@@ -6,9 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kinrow/kinrow/bots/alphabeta/search"
-	"github.com/kinrow/kinrow/bots/alphabeta/solver"
-	"github.com/kinrow/kinrow/bots/alphabeta/wide"
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/protocol/botapi"
 	"github.com/kinrow/kinrow/protocol/sdk"
@@ -36,7 +33,7 @@ func newGame(t *testing.T, a *alphabeta, rules string, opts map[string]string) *
 // last reuses its searchers (no new tables to fault in), one under other
 // rules or options gets its own, and every game still plays legal moves.
 func TestGamesReuseSearchers(t *testing.T) {
-	a := &alphabeta{solvers: map[solverKey]*search.Searcher{}, boards: map[solverKey]*solver.Solver{}, wides: map[solverKey]*wide.Searcher{}}
+	a := newAlphabeta()
 	tests := []struct {
 		rules string
 		opts  map[string]string
@@ -74,7 +71,7 @@ func TestGamesReuseSearchers(t *testing.T) {
 // bitboard solver, and the scores with one thread and with two agree with
 // the known ones.
 func TestSolveThreadsOption(t *testing.T) {
-	a := &alphabeta{solvers: map[solverKey]*search.Searcher{}, boards: map[solverKey]*solver.Solver{}, wides: map[solverKey]*wide.Searcher{}}
+	a := newAlphabeta()
 	for _, threads := range []string{"1", "2"} {
 		for _, tc := range []struct {
 			moves string

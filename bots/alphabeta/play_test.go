@@ -9,9 +9,6 @@ import (
 	"time"
 
 	"github.com/kinrow/kinrow/bots/alphabeta/book"
-	"github.com/kinrow/kinrow/bots/alphabeta/search"
-	"github.com/kinrow/kinrow/bots/alphabeta/solver"
-	"github.com/kinrow/kinrow/bots/alphabeta/wide"
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/protocol/botapi"
 	"github.com/kinrow/kinrow/protocol/sdk"
@@ -48,7 +45,7 @@ func TestBookOption(t *testing.T) {
 		{"connectx:4x5x4", bad, "not a kinrow book", false},
 	}
 	for _, tc := range tests {
-		a := &alphabeta{solvers: map[solverKey]*search.Searcher{}, boards: map[solverKey]*solver.Solver{}, wides: map[solverKey]*wide.Searcher{}}
+		a := newAlphabeta()
 		r, _ := engine.ParseRules(tc.rules)
 		values, err := sdk.OptionSet(a.Info().Options).Parse(map[string]string{"book": tc.book})
 		if err != nil {
@@ -73,7 +70,7 @@ func TestBookOption(t *testing.T) {
 // With the shipped book the empty 6x7 board is answered from the book:
 // column 4, the only winning first move, with its proven score.
 func TestShippedBookOpens(t *testing.T) {
-	a := &alphabeta{solvers: map[solverKey]*search.Searcher{}, boards: map[solverKey]*solver.Solver{}, wides: map[solverKey]*wide.Searcher{}}
+	a := newAlphabeta()
 	p := newGame(t, a, "connect4", nil)
 	if p.book == nil || p.book.Plies < 1 {
 		t.Skip("no 6x7 book of a ply or more shipped")

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -10,9 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kinrow/kinrow/bots/alphabeta/search"
 	"github.com/kinrow/kinrow/bots/alphabeta/solver"
-	"github.com/kinrow/kinrow/bots/alphabeta/wide"
+	"github.com/kinrow/kinrow/bots/internal/c4set"
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
@@ -26,18 +25,13 @@ import (
 // the first seven of Test_L1_R3 with 10 to 14 plies and a score >= 0.
 func heldOut(t *testing.T) []string {
 	out := []string{"2416615552"}
-	f, err := os.Open("../../../shared/testdata/connect4/Test_L1_R3.txt")
-	if err != nil {
-		t.Skip("no shared test set:", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() && len(out) < 8 {
-		fields := strings.Fields(sc.Text())
+	opening := func(fields []string) bool {
 		s, _ := strconv.Atoi(fields[1])
-		if n := len(fields[0]); n >= 10 && n <= 14 && s >= 0 {
-			out = append(out, fields[0])
-		}
+		n := len(fields[0])
+		return n >= 10 && n <= 14 && s >= 0
+	}
+	for _, fields := range c4set.Read(t, "Test_L1_R3.txt", 7, opening) {
+		out = append(out, fields[0])
 	}
 	return out
 }
@@ -112,7 +106,7 @@ func playOut(t *testing.T, pl *player, sv *solver.Solver, opening string, moveti
 			for _, s := range scores {
 				bestScore = max(bestScore, s)
 			}
-			if sign(scores[m]) < sign(bestScore) {
+			if cmp.Compare(scores[m], 0) < cmp.Compare(bestScore, 0) {
 				slips++
 				t.Logf("%s: at ply %d played %d (score %d, best %d) in %v; last report depth %d score %d",
 					opening, pos.Ply(), m+1, scores[m], bestScore, took.Round(time.Millisecond), last.Depth, last.Score)
@@ -143,7 +137,7 @@ func TestStrengthHeldOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, bookOpt := range []string{"default", "none"} {
-		a := &alphabeta{solvers: map[solverKey]*search.Searcher{}, boards: map[solverKey]*solver.Solver{}, wides: map[solverKey]*wide.Searcher{}}
+		a := newAlphabeta()
 		kept := 0
 		ops := heldOut(t)
 		for _, op := range ops {
@@ -157,7 +151,7 @@ func TestStrengthHeldOut(t *testing.T) {
 				t.Fatal(err)
 			}
 			res, slips, longest := playOut(t, pl, sv, op, movetime)
-			if res >= sign(value) {
+			if res >= cmp.Compare(value, 0) {
 				kept++
 			}
 			t.Logf("book=%s %s score %d: result %+d for the bot, %d outcome-losing moves, longest move %v", bookOpt, op, value, res, slips, longest.Round(time.Millisecond))
@@ -171,23 +165,14 @@ func TestStrengthHeldOut(t *testing.T) {
 // column scores.
 func TestStrengthShortOpenings(t *testing.T) {
 	movetime := strengthOn(t)
-	f, err := os.Open("../../../shared/testdata/connect4/Test_L1_R3.txt")
-	if err != nil {
-		t.Skip("no shared test set:", err)
-	}
-	defer f.Close()
 	type pos struct {
 		seq    string
 		scores []int
 	}
 	empty := []int{-2, -1, 0, 1, 0, -1, -2} // the empty board's column scores (Pons)
 	list := []pos{{"", empty}}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() && len(list) < 31 {
-		fields := strings.Fields(sc.Text())
-		if len(fields[0]) > 6 {
-			continue
-		}
+	short := func(fields []string) bool { return len(fields[0]) <= 6 }
+	for _, fields := range c4set.Read(t, "Test_L1_R3.txt", 30, short) {
 		var s []int
 		for _, v := range fields[2:] {
 			if v == "-" {
@@ -200,7 +185,7 @@ func TestStrengthShortOpenings(t *testing.T) {
 		list = append(list, pos{fields[0], s})
 	}
 	for _, bookOpt := range []string{"default", "none"} {
-		a := &alphabeta{solvers: map[solverKey]*search.Searcher{}, boards: map[solverKey]*solver.Solver{}, wides: map[solverKey]*wide.Searcher{}}
+		a := newAlphabeta()
 		worse := 0
 		var lines []string
 		for _, q := range list {

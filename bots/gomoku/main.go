@@ -6,6 +6,7 @@ import (
 
 	"github.com/kinrow/kinrow/bots/gomoku/search"
 	"github.com/kinrow/kinrow/bots/mics/mics"
+	"github.com/kinrow/kinrow/bots/mics/play"
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/protocol/botapi"
 	"github.com/kinrow/kinrow/protocol/sdk"
@@ -42,7 +43,7 @@ func (bot) NewGame(ctx context.Context, g sdk.Game) (sdk.Player, error) {
 		}
 		s.Calibrate(ctx, min(100*time.Millisecond, max(g.Time.MoveTime, 10*time.Millisecond)))
 		s.Follow(pos)
-		return &micsPlayer{s: s, clock: g.Time}, nil
+		return play.New(s, g.Time), nil
 	}
 	opt := search.Options{MaxDepth: int(g.Values.Int("depth")), TTBits: int(g.Values.Int("tt_bits"))}
 	return &player{s: search.New(g.Rules, opt), clock: g.Time}, nil
@@ -54,20 +55,9 @@ type player struct {
 	clock botapi.TimeControl
 }
 
-// share narrows ctx to the move's share of a game clock.
-func share(ctx context.Context, clock botapi.TimeControl, pos *engine.Position) (context.Context, context.CancelFunc) {
-	if d, ok := ctx.Deadline(); ok {
-		left := time.Until(d)
-		if s := sdk.MoveShare(clock, left, pos); s < left {
-			return context.WithTimeout(ctx, s)
-		}
-	}
-	return context.WithCancel(ctx)
-}
-
 // GenMove searches within the move's share of the time.
 func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(botapi.Progress)) (engine.Move, error) {
-	ctx, cancel := share(ctx, p.clock, pos)
+	ctx, cancel := sdk.WithMoveShare(ctx, p.clock, pos)
 	defer cancel()
 	r := pos.Rules()
 	m := p.s.BestMove(ctx, pos, func(pr search.Progress) {
@@ -82,23 +72,5 @@ func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(
 	}
 	return m, nil
 }
-
-// micsPlayer plays games of another K with bots/mics's searcher.
-type micsPlayer struct {
-	s     *mics.Searcher
-	clock botapi.TimeControl
-}
-
-func (p *micsPlayer) GenMove(ctx context.Context, pos *engine.Position, report func(botapi.Progress)) (engine.Move, error) {
-	ctx, cancel := share(ctx, p.clock, pos)
-	defer cancel()
-	r := pos.Rules()
-	return p.s.BestMove(ctx, pos, func(depth, score int, best engine.Move, nodes int64) {
-		report(botapi.Progress{Depth: depth, Score: score, BestMove: r.FormatMove(best), Nodes: nodes})
-	})
-}
-
-func (p *micsPlayer) Played(pos *engine.Position, _ engine.Move) { p.s.Follow(pos) }
-func (p *micsPlayer) Undone(pos *engine.Position, _ engine.Move) { p.s.Follow(pos) }
 
 func main() { sdk.Serve(bot{}) }

@@ -1,10 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"context"
-	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,30 +8,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/engine/record"
 	"github.com/kinrow/kinrow/internal/testbuild"
-	"github.com/kinrow/kinrow/protocol/botapi"
 	"github.com/kinrow/kinrow/protocol/sdk"
+	"github.com/kinrow/kinrow/protocol/sdk/sdktest"
 )
 
 // TestBadOptions: an unknown option or a value out of range is refused
 // with the option's name and its range.
 func TestBadOptions(t *testing.T) {
-	api := sdk.Adapt(bot{}, nil)
-	tests := []struct {
-		opts map[string]string
-		want string
-	}{
-		{map[string]string{"width": "3"}, "unknown option width"},
-		{map[string]string{"depth": "0"}, "option depth=0 out of range 1..60"},
-		{map[string]string{"tt_bits": "30"}, "option tt_bits=30 out of range 10..26"},
-	}
-	for _, tc := range tests {
-		err := api.NewGame(context.Background(), botapi.Game{Rules: "gomoku", Color: "x", Options: tc.opts})
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("NewGame with %v: %v, want %q", tc.opts, err, tc.want)
-		}
-	}
+	sdktest.CheckRefusals(t, sdk.Adapt(bot{}, nil), "gomoku", []sdktest.Refusal{
+		{Options: map[string]string{"width": "3"}, Want: "unknown option width"},
+		{Options: map[string]string{"depth": "0"}, Want: "option depth=0 out of range 1..60"},
+		{Options: map[string]string{"tt_bits": "30"}, Want: "option tt_bits=30 out of range 10..26"},
+	})
 }
 
 // TestPlaysEveryRule plays a few moves of every rule it declares, K = 5
@@ -43,29 +29,7 @@ func TestBadOptions(t *testing.T) {
 func TestPlaysEveryRule(t *testing.T) {
 	for _, rules := range []string{"gomoku", "gomoku-standard", "renju", "mnk:7x7x5", "mnk:20x20x5", "mnk:9x9x4", "tictactoe"} {
 		t.Run(rules, func(t *testing.T) {
-			api := sdk.Adapt(bot{}, nil)
-			ctx := context.Background()
-			tc := botapi.TimeControl{MoveTime: 100 * time.Millisecond}
-			if err := api.NewGame(ctx, botapi.Game{Rules: rules, Color: "x", Time: tc,
-				Options: map[string]string{"tt_bits": "12"}}); err != nil {
-				t.Fatal(err)
-			}
-			r, _ := engine.ParseRules(rules)
-			pos := engine.NewPosition(r)
-			for i := 0; i < 6 && pos.Result() == engine.Open; i++ {
-				text, err := api.GenMove(ctx, botapi.GenMoveRequest{Deadline: time.Now().Add(tc.MoveTime), Budget: tc.MoveTime, Play: true},
-					func(botapi.Progress) {})
-				if err != nil {
-					t.Fatal(err)
-				}
-				m, err := r.ParseMove(text)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := pos.Apply(m); err != nil {
-					t.Fatalf("move %d: %v", i, err)
-				}
-			}
+			sdktest.PlayMoves(t, sdk.Adapt(bot{}, nil), rules, map[string]string{"tt_bits": "12"}, 100*time.Millisecond, 6)
 		})
 	}
 }
@@ -123,27 +87,20 @@ func TestNeverForfeitsAt50ms(t *testing.T) {
 // countResults reads a match's records: the games bot lost on time, all
 // it lost, and the games.
 func countResults(t *testing.T, path, bot string) (timeouts, losses, games int) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var g struct {
-			Winner  string `json:"winner"`
-			Reason  string `json:"reason"`
-			Forfeit string `json:"forfeit"`
-			Players map[string]string
-		}
-		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
-			t.Fatal(fmt.Errorf("record %d of %s: %w", games+1, path, err))
-		}
+	lines, err := record.ReadLines(path, data, record.Parse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lines.Records {
+		g := l.Rec
 		games++
-		if g.Winner != "" && g.Winner != bot {
+		if g.Winner != nil && *g.Winner != bot {
 			losses++
-			if g.Reason == "forfeit" && g.Forfeit == "timeout" {
+			if g.Reason == record.ReasonForfeit && g.Forfeit == record.ForfeitTimeout {
 				timeouts++
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/kinrow/kinrow/bots/mics/mics"
+	"github.com/kinrow/kinrow/bots/mics/play"
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/protocol/botapi"
 	"github.com/kinrow/kinrow/protocol/sdk"
@@ -63,37 +64,7 @@ func (bot) NewGame(ctx context.Context, g sdk.Game) (sdk.Player, error) {
 		pos.Play(m)
 	}
 	s.Follow(pos)
-	return &player{s: s, clock: g.Time}, nil
+	return play.New(s, g.Time), nil
 }
-
-// player plays one game with a mics.Searcher.
-type player struct {
-	s     *mics.Searcher
-	clock botapi.TimeControl
-}
-
-// GenMove searches until the request's deadline or, with a game clock, a
-// share of the time left.
-func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(botapi.Progress)) (engine.Move, error) {
-	if d, ok := ctx.Deadline(); ok {
-		left := time.Until(d)
-		if share := sdk.MoveShare(p.clock, left, pos); share < left {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, share)
-			defer cancel()
-		}
-	}
-	r := pos.Rules()
-	return p.s.BestMove(ctx, pos, func(depth, score int, best engine.Move, nodes int64) {
-		report(botapi.Progress{Depth: depth, Score: score, BestMove: r.FormatMove(best), Nodes: nodes})
-	})
-}
-
-// Played keeps the searcher's board in step with the game, so that
-// GenMove starts at once.
-func (p *player) Played(pos *engine.Position, _ engine.Move) { p.s.Follow(pos) }
-
-// Undone keeps the searcher's board in step when a move is taken back.
-func (p *player) Undone(pos *engine.Position, _ engine.Move) { p.s.Follow(pos) }
 
 func main() { sdk.Serve(bot{}) }

@@ -48,3 +48,17 @@ func MoveShare(tc botapi.TimeControl, left time.Duration, pos *engine.Position) 
 	moves := max(8, (pos.Rules().Cells()-pos.Ply())/2)
 	return min(left, left/time.Duration(moves)+tc.Increment)
 }
+
+// WithMoveShare returns ctx bounded by MoveShare's part of the time to its
+// deadline for the move at pos, or ctx as it is (made cancellable) when it
+// has no deadline or the share is all of it. Call cancel once the move is
+// chosen.
+func WithMoveShare(ctx context.Context, tc botapi.TimeControl, pos *engine.Position) (context.Context, context.CancelFunc) {
+	if d, ok := ctx.Deadline(); ok {
+		left := time.Until(d)
+		if share := MoveShare(tc, left, pos); share < left {
+			return context.WithTimeout(ctx, share)
+		}
+	}
+	return context.WithCancel(ctx)
+}

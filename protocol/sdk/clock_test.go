@@ -60,3 +60,45 @@ func TestMoveClockOfAnotherContext(t *testing.T) {
 		t.Errorf("MoveClockOf(Background) = %+v, %v", c, ok)
 	}
 }
+
+// TestWithMoveShare: under a game clock the context ends at the move's
+// share of the time left; with a time per move, or no deadline at all, it
+// keeps the deadline it had.
+func TestWithMoveShare(t *testing.T) {
+	pos := engine.NewPosition(engine.Connect4()) // 42 empty cells: a share of 1/21
+	game := botapi.TimeControl{Main: time.Minute}
+	perMove := botapi.TimeControl{MoveTime: time.Minute}
+	for _, tc := range []struct {
+		name      string
+		clock     botapi.TimeControl
+		deadline  bool
+		shortened bool
+	}{
+		{"game clock", game, true, true},
+		{"time per move", perMove, true, false},
+		{"no deadline", game, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			parent, cancelParent := context.WithCancel(context.Background())
+			defer cancelParent()
+			var end time.Time
+			if tc.deadline {
+				end = time.Now().Add(time.Hour)
+				parent, cancelParent = context.WithDeadline(parent, end)
+				defer cancelParent()
+			}
+			ctx, cancel := WithMoveShare(parent, tc.clock, pos)
+			d, ok := ctx.Deadline()
+			if ok != tc.deadline {
+				t.Fatalf("deadline %v, want one: %v", d, tc.deadline)
+			}
+			if shortened := ok && d.Before(end.Add(-time.Minute)); shortened != tc.shortened {
+				t.Errorf("deadline %v of %v: shortened %v, want %v", d, end, shortened, tc.shortened)
+			}
+			cancel()
+			if ctx.Err() == nil {
+				t.Error("cancel left the context running")
+			}
+		})
+	}
+}

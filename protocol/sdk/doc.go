@@ -16,7 +16,8 @@
 //     sides' time left; the game's time control, increment included, came
 //     in Game.Time); the move is sent in notation (an illegal one too, with
 //     a warning in the log: the host referees);
-//   - MoveShare, the share of a game clock to spend on one move;
+//   - MoveShare, the share of a game clock to spend on one move, and
+//     WithMoveShare, a move's context narrowed to it;
 //   - the Solve stream, for a Bot that is also a Solver: one request at a
 //     time, each with its own timeout; AnalyzeMoves scores every move of a
 //     request with Analyze set from the solver's value of a position.

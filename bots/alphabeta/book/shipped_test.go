@@ -1,11 +1,10 @@
 package book
 
 import (
-	"bufio"
-	"os"
 	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/kinrow/kinrow/bots/internal/c4set"
 )
 
 // The shipped 6x7 book agrees with the exact scores of the shared test
@@ -29,18 +28,9 @@ func TestShippedBookAgreesWithTestSet(t *testing.T) {
 			}
 		}
 	}
-	f, err := os.Open("../../../../shared/testdata/connect4/Test_L1_R3.txt")
-	if err != nil {
-		t.Skip("no shared test set:", err)
-	}
-	defer f.Close()
+	held := func(fields []string) bool { return len(fields[0]) <= b.Plies }
 	checked := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) < 2 || len(fields[0]) > b.Plies {
-			continue
-		}
+	for _, fields := range c4set.Read(t, "Test_L1_R3.txt", 0, held) {
 		var cols []int
 		for _, ch := range fields[0] {
 			cols = append(cols, int(ch-'1'))

@@ -301,7 +301,7 @@ func (p *Player) Keep(ctx context.Context, cols []int, col int, deadline time.Ti
 	}
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	want := sign(p.lower)
+	want := cmp.Compare(p.lower, 0)
 	keeps := func(c int) (bool, bool) { // keeps the outcome, known
 		if !q.CanPlay(c) {
 			return false, true
@@ -347,13 +347,3 @@ func (p *Player) HasValue(ply int) bool {
 // Forget drops the proven value kept (a position the player did not
 // follow: an undo, a new game).
 func (p *Player) Forget() { p.haveLower = false }
-
-func sign(v int) int {
-	switch {
-	case v > 0:
-		return 1
-	case v < 0:
-		return -1
-	}
-	return 0
-}

@@ -1,6 +1,7 @@
 package proven
 
 import (
+	"cmp"
 	"context"
 	"math/rand/v2"
 	"testing"
@@ -117,7 +118,7 @@ func TestKeepHoldsProvenOutcome(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := sign(m.Score)
+		want := cmp.Compare(m.Score, 0)
 		for c, s := range scores {
 			if s == solver.Invalid {
 				continue

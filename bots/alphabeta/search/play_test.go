@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kinrow/kinrow/bots/internal/c4set"
 	"github.com/kinrow/kinrow/engine"
 )
 
@@ -81,7 +82,7 @@ func TestPlaysMiddleGamesPerfectly(t *testing.T) {
 	}
 	r := engine.Connect4()
 	var won, drawn int
-	for _, f := range readSet(t, "Test_L2_R1.txt", 0) {
+	for _, f := range c4set.Read(t, "Test_L2_R1.txt", 0, nil) {
 		score, _ := strconv.Atoi(f[1])
 		if score < 0 || (score > 0 && won >= n) || (score == 0 && drawn >= n) {
 			continue

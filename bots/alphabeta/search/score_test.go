@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kinrow/kinrow/bots/alphabeta/solver"
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
 
@@ -17,7 +18,7 @@ func TestScoreMatchesSolver(t *testing.T) {
 	ctx := context.Background()
 	for _, spec := range []string{"connectx:3x3x3", "connectx:3x5x3", "connectx:5x3x3", "connectx:4x4x3", "connectx:3x4x3"} {
 		t.Run(spec, func(t *testing.T) {
-			r := rules(t, spec)
+			r := testpos.Rules(t, spec)
 			sv, err := solver.New(r.Rows, r.Cols, r.K, 4)
 			if err != nil {
 				t.Fatal(err)

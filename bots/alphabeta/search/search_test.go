@@ -6,17 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
-
-func rules(t testing.TB, s string) engine.Rules {
-	t.Helper()
-	r, err := engine.ParseRules(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
 
 // TestSolveSmallBoards proves known values from the empty board.
 func TestSolveSmallBoards(t *testing.T) {
@@ -37,7 +29,7 @@ func TestSolveSmallBoards(t *testing.T) {
 			continue
 		}
 		t.Run(tc.rules, func(t *testing.T) {
-			r := rules(t, tc.rules)
+			r := testpos.Rules(t, tc.rules)
 			s, err := New(r, Options{TTMiB: 16})
 			if err != nil {
 				t.Fatal(err)
@@ -59,7 +51,7 @@ func TestSolveSmallBoards(t *testing.T) {
 }
 
 func TestFindsWinAndBlock(t *testing.T) {
-	r := rules(t, "gomoku")
+	r := testpos.Rules(t, "gomoku")
 	for _, tc := range []struct {
 		moves string
 		want  string
@@ -88,7 +80,7 @@ func TestFindsWinAndBlock(t *testing.T) {
 
 func TestAnswersInTime(t *testing.T) {
 	for _, rs := range []string{"mnk:3x3x3", "gomoku", "mnk:70x70x10", "connect4", "connectx:38x58x12", "mnk:128x128x5"} {
-		r := rules(t, rs)
+		r := testpos.Rules(t, rs)
 		s, err := New(r, Options{TTMiB: 8})
 		if err != nil {
 			t.Fatal(err)
@@ -119,7 +111,7 @@ func TestAnswersInTime(t *testing.T) {
 }
 
 func TestWindowsMatchRecount(t *testing.T) {
-	r := rules(t, "mnk:9x9x4")
+	r := testpos.Rules(t, "mnk:9x9x4")
 	s, _ := New(r, Options{TTMiB: 1})
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 30 && s.pos.Result() == engine.Open; i++ {
@@ -148,7 +140,7 @@ func TestWindowsMatchRecount(t *testing.T) {
 }
 
 func BenchmarkSearchGomoku(b *testing.B) {
-	r := rules(b, "gomoku")
+	r := testpos.Rules(b, "gomoku")
 	s, _ := New(r, Options{TTMiB: 16})
 	pos := engine.NewPosition(r)
 	list, _ := r.ParseMoveList("h8 h9 j8 g7 j9 j10")
@@ -194,7 +186,7 @@ func TestStoppedSolveIsAnError(t *testing.T) {
 // the call, so each call ends; the second, on a warm table, searches no
 // more than the first.
 func TestReportNodesPerCall(t *testing.T) {
-	r := rules(t, "mnk:3x3x3")
+	r := testpos.Rules(t, "mnk:3x3x3")
 	s, err := New(r, Options{TTMiB: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -1,36 +1,14 @@
 package search
 
 import (
-	"bufio"
 	"context"
 	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/kinrow/kinrow/bots/internal/c4set"
 	"github.com/kinrow/kinrow/engine"
 )
-
-// setDir is where the shared Connect-4 test sets live, beside the repository.
-const setDir = "../../../../shared/testdata/connect4"
-
-// readSet returns up to n lines of a shared set, skipping the test when the
-// file is absent.
-func readSet(t *testing.T, name string, n int) [][]string {
-	t.Helper()
-	f, err := os.Open(filepath.Join(setDir, name))
-	if err != nil {
-		t.Skipf("shared test set %s absent: %v", name, err)
-	}
-	defer f.Close()
-	var out [][]string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() && (n <= 0 || len(out) < n) {
-		out = append(out, strings.Fields(sc.Text()))
-	}
-	return out
-}
 
 // checkSet solves the first n lines of a set; with analyze, all 8 fields.
 func checkSet(t *testing.T, name string, n int, analyze bool) {
@@ -40,7 +18,7 @@ func checkSet(t *testing.T, name string, n int, analyze bool) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	for i, f := range readSet(t, name, n) {
+	for i, f := range c4set.Read(t, name, n, nil) {
 		moves, err := r.ParseMoveList(f[0])
 		if err != nil {
 			t.Fatalf("line %d: %v", i+1, err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
 
@@ -28,7 +29,7 @@ func TestTrompBoards(t *testing.T) {
 			continue
 		}
 		t.Run(tc.rules, func(t *testing.T) {
-			r := rules(t, tc.rules)
+			r := testpos.Rules(t, tc.rules)
 			s, _ := New(r, Options{TTMiB: 256})
 			start := time.Now()
 			v, _, err := s.Solve(context.Background(), engine.NewPosition(r))

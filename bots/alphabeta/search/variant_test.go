@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
 
@@ -16,12 +17,8 @@ func TestExactOverlineIsNoWin(t *testing.T) {
 		rules string
 		win   bool
 	}{{"gomoku", true}, {"gomoku-standard", false}} {
-		r, _ := engine.ParseRules(tc.rules)
-		pos := engine.NewPosition(r)
-		for _, s := range []string{"a8", "a1", "b8", "c1", "c8", "e1", "d8", "g1", "f8", "j1"} {
-			m, _ := r.ParseMove(s)
-			pos.Play(m)
-		}
+		pos := testpos.Of(t, tc.rules, "a8 a1 b8 c1 c8 e1 d8 g1 f8 j1")
+		r := pos.Rules()
 		s, _ := New(r, Options{TTMiB: 4, MaxBranch: 8})
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		_, rep, err := s.BestMove(ctx, pos, nil)
@@ -47,14 +44,8 @@ func TestRenjuWhiteUsesFouls(t *testing.T) {
 }
 
 func renjuWhite(t *testing.T, rs string) {
-	r, _ := engine.ParseRules(rs)
-	pos := engine.NewPosition(r)
-	for _, s := range []string{"f8", "e5", "g8", "f6", "h9", "g7", "h10", "a15", "c3", "a13", "j9"} {
-		m, _ := r.ParseMove(s)
-		if err := pos.Apply(m); err != nil {
-			t.Fatal(s, err)
-		}
-	}
+	pos := testpos.Of(t, rs, "f8 e5 g8 f6 h9 g7 h10 a15 c3 a13 j9")
+	r := pos.Rules()
 	h8, _ := r.ParseMove("h8")
 	if pos.Play(mustMove(t, r, "d4")); rs == "renju" && pos.Foul(h8) != engine.DoubleThree {
 		t.Fatalf("h8 is not a double three for black:\n%s", pos.Diagram())

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"strconv"
@@ -67,7 +68,7 @@ func TestOpenings(t *testing.T) {
 				time.Since(start).Round(time.Millisecond), (testcpu.Self(t) - cpu0).Round(time.Millisecond), s.w.nodes)
 			if !weak {
 				exact = v
-			} else if exact != 99 && v != sign(exact) {
+			} else if exact != 99 && v != cmp.Compare(exact, 0) {
 				t.Fatalf("%q: weak %d, exact %d", seq, v, exact)
 			}
 		}

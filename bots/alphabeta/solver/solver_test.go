@@ -1,18 +1,19 @@
 package solver
 
 import (
-	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/kinrow/kinrow/bots/internal/c4set"
 	"github.com/kinrow/kinrow/engine"
 )
 
@@ -34,22 +35,24 @@ func (b *bruteForce) score(p *engine.Position) int {
 	}
 	best := -1 << 30
 	for _, m := range p.LegalMoves(nil) {
-		n := p.Ply()
-		p.Play(m)
-		var v int
-		switch p.Result() {
-		case engine.Open:
-			v = -b.score(p)
-		case engine.Draw:
-			v = 0
-		default:
-			v = b.half - n/2
-		}
-		p.Undo()
-		best = max(best, v)
+		best = max(best, b.after(p, m))
 	}
 	b.memo[p.Hash()] = best
 	return best
+}
+
+// after is the exact score of the legal move m for the side to move in p.
+func (b *bruteForce) after(p *engine.Position, m engine.Move) int {
+	n := p.Ply()
+	p.Play(m)
+	defer p.Undo()
+	switch p.Result() {
+	case engine.Open:
+		return -b.score(p)
+	case engine.Draw:
+		return 0
+	}
+	return b.half - n/2
 }
 
 // toSolver replays p's moves on a solver position.
@@ -108,8 +111,8 @@ func checkBruteForce(t *testing.T, rs, split string) {
 				t.Fatalf("%s: Solve = %d, %v; brute force %d", r.FormatMoveList(p.Moves(nil)), got, err, want)
 			}
 			weak, _ := s.Solve(context.Background(), q, true)
-			if weak != sign(want) {
-				t.Fatalf("%s: weak Solve = %d; want %d", r.FormatMoveList(p.Moves(nil)), weak, sign(want))
+			if weak != cmp.Compare(want, 0) {
+				t.Fatalf("%s: weak Solve = %d; want %d", r.FormatMoveList(p.Moves(nil)), weak, cmp.Compare(want, 0))
 			}
 			scores, err := s.Analyze(context.Background(), q, false)
 			if err != nil {
@@ -120,7 +123,7 @@ func checkBruteForce(t *testing.T, rs, split string) {
 				t.Fatal(err)
 			}
 			for c, sc := range scores {
-				if w := weakScores[c]; (sc == Invalid) != (w == Invalid) || (sc != Invalid && w != sign(sc)) {
+				if w := weakScores[c]; (sc == Invalid) != (w == Invalid) || (sc != Invalid && w != cmp.Compare(sc, 0)) {
 					t.Fatalf("%s: weak Analyze column %d = %d; exact %d", r.FormatMoveList(p.Moves(nil)), c+1, w, sc)
 				}
 			}
@@ -132,18 +135,7 @@ func checkBruteForce(t *testing.T, rs, split string) {
 					}
 					continue
 				}
-				n := p.Ply()
-				p.Play(m)
-				var cw int
-				switch p.Result() {
-				case engine.Open:
-					cw = -bf.score(p)
-				case engine.Draw:
-				default:
-					cw = bf.half - n/2
-				}
-				p.Undo()
-				if scores[c] != cw {
+				if cw := bf.after(p, m); scores[c] != cw {
 					t.Fatalf("%s: Analyze column %d = %d; brute force %d", r.FormatMoveList(p.Moves(nil)), c+1, scores[c], cw)
 				}
 			}
@@ -153,16 +145,6 @@ func checkBruteForce(t *testing.T, rs, split string) {
 		}
 	}
 	t.Logf("%d positions agree", checked)
-}
-
-func sign(v int) int {
-	switch {
-	case v > 0:
-		return 1
-	case v < 0:
-		return -1
-	}
-	return 0
 }
 
 // TestTrompBoards proves John Tromp's published results for small boards
@@ -183,7 +165,7 @@ func TestTrompBoards(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if sign(v) != tc.sign {
+			if cmp.Compare(v, 0) != tc.sign {
 				t.Fatalf("score %d, want sign %d", v, tc.sign)
 			}
 			t.Logf("score %d, %d nodes", v, s.Nodes())
@@ -210,40 +192,17 @@ func TestLargerBoards(t *testing.T) {
 				t.Fatal(err)
 			}
 			elapsed := time.Since(start)
-			scores, err := s.Analyze(context.Background(), s.NewPosition(), false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			best := Invalid
-			for _, sc := range scores {
-				best = max(best, sc)
-			}
-			if best != v {
-				t.Fatalf("score %d but the best move scores %d (%v)", v, best, scores)
-			}
+			checkBestMove(t, s, s.NewPosition(), v, "the empty board")
 			t.Logf("score %d, %d nodes, %v", v, s.Nodes(), elapsed)
 		})
 	}
 }
 
-// sharedSet reads the first n lines of a shared Connect-4 test set, or
-// skips the test when the shared data is absent.
+// sharedSet reads the first n lines of the shared Connect-4 test set
+// Test_<name>.txt, or skips the test when the shared data is absent.
 func sharedSet(t testing.TB, name string, n int) [][]string {
 	t.Helper()
-	path := filepath.Join("..", "..", "..", "..", "shared", "testdata", "connect4", "Test_"+name+".txt")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Skipf("shared test set absent: %v", err)
-	}
-	defer f.Close()
-	var lines [][]string
-	sc := bufio.NewScanner(f)
-	for len(lines) < n && sc.Scan() {
-		if fl := strings.Fields(sc.Text()); len(fl) == 9 {
-			lines = append(lines, fl)
-		}
-	}
-	return lines
+	return c4set.Read(t, "Test_"+name+".txt", n, nil)
 }
 
 // TestSharedSets checks Solve and Analyze on the shared Connect-4 sets: a
@@ -284,20 +243,7 @@ func TestSharedSets(t *testing.T) {
 					}
 				}
 				if i < na {
-					scores, err := s.Analyze(context.Background(), p, false)
-					if err != nil {
-						t.Fatal(err)
-					}
-					for c, sc := range scores {
-						want := fl[2+c]
-						got := strconv.Itoa(sc)
-						if sc == Invalid {
-							got = "-"
-						}
-						if got != want {
-							t.Fatalf("line %d %s: column %d scores %s; want %s", i+1, fl[0], c+1, got, want)
-						}
-					}
+					checkColumns(t, s, p, i+1, fl)
 				}
 			}
 		})
@@ -325,16 +271,39 @@ func TestCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkBestMove(t, s, p, v, "after a cancelled search")
+}
+
+// checkColumns analyzes p, the position of line of a shared set, and
+// fails t unless every column scores as the line's fields say ("-" for a
+// full one).
+func checkColumns(t testing.TB, s *Solver, p Position, line int, fields []string) {
+	t.Helper()
 	scores, err := s.Analyze(context.Background(), p, false)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("line %d %s: %v", line, fields[0], err)
 	}
-	best := Invalid
-	for _, sc := range scores {
-		best = max(best, sc)
+	for c, sc := range scores {
+		got := strconv.Itoa(sc)
+		if sc == Invalid {
+			got = "-"
+		}
+		if got != fields[2+c] {
+			t.Fatalf("line %d %s: column %d scores %s; want %s", line, fields[0], c+1, got, fields[2+c])
+		}
 	}
-	if best != v {
-		t.Fatalf("after a cancelled search: score %d, best move %d", v, best)
+}
+
+// checkBestMove analyzes p and fails t unless its best move scores v, the
+// value Solve gave for p; what says which position it is.
+func checkBestMove(t testing.TB, s *Solver, p Position, v int, what string) {
+	t.Helper()
+	scores, err := s.Analyze(context.Background(), p, false)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if best := slices.Max(scores); best != v {
+		t.Fatalf("%s: score %d but the best move scores %d (%v)", what, v, best, scores)
 	}
 }
 

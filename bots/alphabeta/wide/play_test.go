@@ -151,13 +151,7 @@ func TestDeadline(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := engine.NewPosition(r)
-			for _, m := range moves {
-				p.Play(engine.Move(m))
-			}
-			if !p.Legal(engine.Move(rep.Best)) {
-				t.Errorf("%d plies: illegal move %d", len(moves), rep.Best)
-			}
+			checkLegal(t, r, moves, rep.Best)
 			// 10 ms of slack: the clock is polled every 64 nodes.
 			slack := 10 * time.Millisecond
 			if took > limit+slack && cpu > limit+slack || took > limit+time.Second {
@@ -244,13 +238,7 @@ func TestOddSizes(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				p := engine.NewPosition(r)
-				for _, m := range moves {
-					p.Play(engine.Move(m))
-				}
-				if !p.Legal(engine.Move(rep.Best)) {
-					t.Errorf("%d plies: illegal move %d", len(moves), rep.Best)
-				}
+				checkLegal(t, r, moves, rep.Best)
 			}
 			limit := 300 * time.Millisecond
 			ctx, cancel := context.WithTimeout(context.Background(), limit)
@@ -271,5 +259,18 @@ func TestOddSizes(t *testing.T) {
 			}
 			t.Logf("empty board: weak value %d, %v, in %v", v, err, took.Round(time.Millisecond))
 		})
+	}
+}
+
+// checkLegal fails t unless best, a column from 0, is a legal move after
+// the columns moves on the engine's board.
+func checkLegal(t *testing.T, r engine.Rules, moves []int, best int) {
+	t.Helper()
+	p := engine.NewPosition(r)
+	for _, m := range moves {
+		p.Play(engine.Move(m))
+	}
+	if !p.Legal(engine.Move(best)) {
+		t.Errorf("%d plies: illegal move %d", len(moves), best)
 	}
 }

@@ -164,16 +164,6 @@ func TestSolveAgainstSearch(t *testing.T) {
 	}
 }
 
-func sign(v int) int {
-	switch {
-	case v > 0:
-		return 1
-	case v < 0:
-		return -1
-	}
-	return 0
-}
-
 // TestBestMoveProofs: what BestMove claims as proved holds. Deepening on
 // small boards reaches the end of the game, where the score is exact and
 // must equal package solver's, with a best move of that very score; a

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kinrow/kinrow/bots/gomoku/board"
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/bots/pndb/dbsearch"
 	"github.com/kinrow/kinrow/engine"
 )
@@ -19,15 +20,7 @@ func randomPosition(r engine.Rules, rng *rand.Rand, plies int) *engine.Position 
 	for pos.Ply() < plies {
 		var near []engine.Move
 		for _, m := range pos.LegalMoves(nil) {
-			row, col := int(m)/r.Cols, int(m)%r.Cols
-			ok := false
-			for dr := -2; dr <= 2 && !ok; dr++ {
-				for dc := -2; dc <= 2 && !ok; dc++ {
-					rr, cc := row+dr, col+dc
-					ok = rr >= 0 && rr < r.Rows && cc >= 0 && cc < r.Cols && pos.At(rr, cc) != engine.Empty
-				}
-			}
-			if ok {
+			if testpos.Near(pos, int(m)/r.Cols, int(m)%r.Cols, 2) {
 				near = append(near, m)
 			}
 		}

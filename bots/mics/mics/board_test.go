@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
 
@@ -149,15 +150,6 @@ func recount(t *testing.T, b *Board, marked []int) {
 	}
 }
 
-func mustRules(t testing.TB, s string) engine.Rules {
-	t.Helper()
-	r, err := engine.ParseRules(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
 // randomCell returns a random legal cell of b: any free cell, or on
 // Connect-X the playable cell of a random non-full column.
 func randomCell(b *Board, rng *rand.Rand) int {
@@ -198,7 +190,7 @@ func TestWindowCountsMarkUnmark(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.rules, func(t *testing.T) {
-			r := mustRules(t, tc.rules)
+			r := testpos.Rules(t, tc.rules)
 			b := NewBoard(r)
 			recount(t, b, nil)
 			rng := rand.New(rand.NewPCG(1, 2))
@@ -258,7 +250,7 @@ func TestMarkSequences(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b := NewBoard(mustRules(t, tc.rules))
+			b := NewBoard(testpos.Rules(t, tc.rules))
 			for _, c := range tc.cells {
 				b.Mark(c)
 			}
@@ -280,7 +272,7 @@ func TestMarkSequences(t *testing.T) {
 func TestLoad(t *testing.T) {
 	for _, rules := range []string{"gomoku", "connect4", "connectx:38x58x12", "gomoku-standard", "renju"} {
 		t.Run(rules, func(t *testing.T) {
-			r := mustRules(t, rules)
+			r := testpos.Rules(t, rules)
 			b := NewBoard(r)
 			pos := engine.NewPosition(r)
 			rng := rand.New(rand.NewPCG(3, 4))
@@ -307,7 +299,7 @@ func TestLoad(t *testing.T) {
 }
 
 func TestSetSeedKeepsValues(t *testing.T) {
-	b := NewBoard(mustRules(t, "gomoku"))
+	b := NewBoard(testpos.Rules(t, "gomoku"))
 	cells := []int{112, 113, 97, 98}
 	for _, c := range cells {
 		b.Mark(c)
@@ -325,7 +317,7 @@ func TestMarkAllocatesNothing(t *testing.T) {
 }
 
 func markAllocatesNothing(t *testing.T, rules string) {
-	b := NewBoard(mustRules(t, rules))
+	b := NewBoard(testpos.Rules(t, rules))
 	allocs := testing.AllocsPerRun(100, func() {
 		b.Mark(b.n / 2)
 		b.Mark(b.n/2 + 1)

@@ -2,6 +2,8 @@ package mics
 
 import (
 	"testing"
+
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 )
 
 // at returns the cell of (row, col) on b.
@@ -49,7 +51,7 @@ func TestClasses(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b := NewBoard(mustRules(t, tc.rules))
+			b := NewBoard(testpos.Rules(t, tc.rules))
 			place(t, b, tc.xs, tc.os)
 			if got := b.Class(at(b, tc.cell[0], tc.cell[1]), tc.side); got != tc.want {
 				t.Errorf("class of %v for side %d = %v, want %v", tc.cell, tc.side, got, tc.want)
@@ -62,7 +64,7 @@ func TestClasses(t *testing.T) {
 // the stop of one come first, in that order, before any plain cell, on a
 // board where X has four, O an open three and many stones around.
 func TestClassesRankAboveSum(t *testing.T) {
-	b := NewBoard(mustRules(t, "gomoku"))
+	b := NewBoard(testpos.Rules(t, "gomoku"))
 	// X: four on row 2 (cols 2..5), open at both ends... blocked at col 1.
 	// O: open three on row 10 (cols 5..7). Both sides have filler stones.
 	xs := [][2]int{{2, 2}, {2, 3}, {2, 4}, {2, 5}, {12, 12}, {6, 6}}
@@ -106,7 +108,7 @@ func TestClassesRankAboveSum(t *testing.T) {
 // TestEmptyBoardPrefersCentre: with no stone, the cell in most windows wins.
 func TestEmptyBoardPrefersCentre(t *testing.T) {
 	for _, rules := range []string{"gomoku", "mnk:70x70x10", "tictactoe"} {
-		b := NewBoard(mustRules(t, rules))
+		b := NewBoard(testpos.Rules(t, rules))
 		c := b.Candidates(make([]Candidate, 0, 1), 1)
 		r, col := int(c[0].Cell)/b.cols, int(c[0].Cell)%b.cols
 		if abs(2*r-(b.rows-1)) > 2 || abs(2*col-(b.cols-1)) > 2 {
@@ -118,7 +120,7 @@ func TestEmptyBoardPrefersCentre(t *testing.T) {
 // TestConnectXCandidates: one per non-full column, and the cells under the
 // opponent's winning cells last.
 func TestConnectXCandidates(t *testing.T) {
-	b := NewBoard(mustRules(t, "connect4"))
+	b := NewBoard(testpos.Rules(t, "connect4"))
 	// O has three on row 1 (cols 1..3): it wins at (1,0) and (1,4), both
 	// over empty cells that X must not fill.
 	place(t, b, [][2]int{{0, 1}, {0, 2}, {0, 6}, {1, 6}}, [][2]int{{0, 3}, {1, 1}, {1, 2}, {1, 3}})

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
 
@@ -15,7 +16,7 @@ import (
 // never ending the game.
 func randomPosition(t testing.TB, rules string, plies int, seed uint64) *engine.Position {
 	t.Helper()
-	r := mustRules(t, rules)
+	r := testpos.Rules(t, rules)
 	pos := engine.NewPosition(r)
 	rng := rand.New(rand.NewPCG(seed, 9))
 	var legal []engine.Move
@@ -72,7 +73,7 @@ func TestBestMoveLegalInTime(t *testing.T) {
 		tests = tests[:2]
 	}
 	for _, tc := range tests {
-		r := mustRules(t, tc.rules)
+		r := testpos.Rules(t, tc.rules)
 		s, err := New(r, Options{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
@@ -120,7 +121,7 @@ func TestBestMoveTactics(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := mustRules(t, tc.rules)
+			r := testpos.Rules(t, tc.rules)
 			pos := engine.NewPosition(r)
 			for i, x := range tc.xs {
 				if err := pos.Apply(engine.Move(moveAt(r, x))); err != nil {
@@ -163,7 +164,7 @@ func moveAt(r engine.Rules, rc [2]int) int {
 // TestSolvesTicTacToe: with the search full width, tic-tac-toe is a draw
 // against itself.
 func TestSolvesTicTacToe(t *testing.T) {
-	r := mustRules(t, "tictactoe")
+	r := testpos.Rules(t, "tictactoe")
 	s, _ := New(r, Options{})
 	pos := engine.NewPosition(r)
 	for pos.Result() == engine.Open {
@@ -181,7 +182,7 @@ func TestSolvesTicTacToe(t *testing.T) {
 }
 
 func TestBestMoveAllocatesNothing(t *testing.T) {
-	r := mustRules(t, "gomoku")
+	r := testpos.Rules(t, "gomoku")
 	s, _ := New(r, Options{MoveTime: 3 * time.Millisecond})
 	pos := randomPosition(t, "gomoku", 20, 1)
 	ctx := context.Background()
@@ -195,7 +196,7 @@ func TestBestMoveAllocatesNothing(t *testing.T) {
 
 // TestCancel: a cancelled context stops the search at once with a legal move.
 func TestCancel(t *testing.T) {
-	r := mustRules(t, "mnk:70x70x10")
+	r := testpos.Rules(t, "mnk:70x70x10")
 	s, _ := New(r, Options{})
 	s.Calibrate(context.Background(), 10*time.Millisecond)
 	pos := randomPosition(t, "mnk:70x70x10", 100, 2)
@@ -223,7 +224,7 @@ func TestGomokuAgainstRandom(t *testing.T) {
 	if testing.Short() {
 		games = 4
 	}
-	r := mustRules(t, "gomoku")
+	r := testpos.Rules(t, "gomoku")
 	rng := rand.New(rand.NewPCG(11, 12))
 	var legal []engine.Move
 	for g := 0; g < games; g++ {
@@ -273,7 +274,7 @@ func TestSelfPlayEveryShape(t *testing.T) {
 	}
 	if !testing.Short() {
 		for _, s := range []string{"mnk:128x128x5", "mnk:128x128x128", "mnk:20x128x64", "connectx:128x128x4"} {
-			all = append(all, mustRules(t, s))
+			all = append(all, testpos.Rules(t, s))
 		}
 	}
 	for _, r := range all {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
 
@@ -15,12 +16,8 @@ func TestExactOverlineIsNoWin(t *testing.T) {
 		rules string
 		win   bool
 	}{{"gomoku", true}, {"gomoku-standard", false}} {
-		r, _ := engine.ParseRules(tc.rules)
-		pos := engine.NewPosition(r)
-		for _, s := range []string{"a8", "a1", "b8", "c1", "c8", "e1", "d8", "g1", "f8", "j1"} {
-			m, _ := r.ParseMove(s)
-			pos.Play(m)
-		}
+		pos := testpos.Of(t, tc.rules, "a8 a1 b8 c1 c8 e1 d8 g1 f8 j1")
+		r := pos.Rules()
 		s, _ := New(r, Options{Seed: 1, Branching: 6, Depth: 2})
 		won := false
 		_, err := s.BestMove(context.Background(), pos, func(depth, score int, best engine.Move, _ int64) {
@@ -42,14 +39,8 @@ func TestExactOverlineIsNoWin(t *testing.T) {
 // (where black blocks at h8).
 func TestRenjuWhiteUsesFouls(t *testing.T) {
 	for _, rs := range []string{"renju", "gomoku"} {
-		r, _ := engine.ParseRules(rs)
-		pos := engine.NewPosition(r)
-		for _, s := range []string{"f8", "e5", "g8", "f6", "h9", "g7", "h10", "a15", "c3", "a13", "j9"} {
-			m, _ := r.ParseMove(s)
-			if err := pos.Apply(m); err != nil {
-				t.Fatal(s, err)
-			}
-		}
+		pos := testpos.Of(t, rs, "f8 e5 g8 f6 h9 g7 h10 a15 c3 a13 j9")
+		r := pos.Rules()
 		s, _ := New(r, Options{Seed: 1, Branching: 8, Depth: 3})
 		won := false
 		_, err := s.BestMove(context.Background(), pos, func(depth, score int, best engine.Move, _ int64) {

@@ -1,7 +1,6 @@
 package dbsearch
 
 import (
-	"math/rand/v2"
 	"testing"
 
 	"github.com/kinrow/kinrow/engine"
@@ -14,12 +13,7 @@ import (
 func TestMoveTo(t *testing.T) {
 	for _, rs := range []string{"mnk:9x9x5", "gomoku", "connect4", "mnk:6x6x4"} {
 		t.Run(rs, func(t *testing.T) {
-			r := mustRules(t, rs)
-			s, err := New(r, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rng := rand.New(rand.NewPCG(9, uint64(r.Cells())))
+			r, s, rng := defaultSearcher(t, rs, 9)
 			want := newBoard(r)
 			moved, combos := 0, 0
 			for i := 0; i < 30; i++ {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
 
@@ -18,17 +19,7 @@ func clusteredPosition(r engine.Rules, rng *rand.Rand, stones int) *engine.Posit
 	for pos.Ply() < stones {
 		cand = cand[:0]
 		for c := 0; c < r.Cells(); c++ {
-			if pos.At(c/r.Cols, c%r.Cols) != engine.Empty {
-				continue
-			}
-			near := false
-			for dr := -2; dr <= 2 && !near; dr++ {
-				for dc := -2; dc <= 2 && !near; dc++ {
-					rr, cc := c/r.Cols+dr, c%r.Cols+dc
-					near = rr >= 0 && rr < r.Rows && cc >= 0 && cc < r.Cols && pos.At(rr, cc) != engine.Empty
-				}
-			}
-			if near {
+			if pos.At(c/r.Cols, c%r.Cols) == engine.Empty && testpos.Near(pos, c/r.Cols, c%r.Cols, 2) {
 				cand = append(cand, c)
 			}
 		}
@@ -70,37 +61,30 @@ func hasThree(bf *bruteForce, s int8) bool {
 // where neither side has a four or a three: no threat on the board, the
 // DB-search has to build one.
 func quietGames(tb testing.TB, n int) []*engine.Position {
-	r := mustRules(tb, "gomoku")
-	rng := rand.New(rand.NewPCG(11, 15))
-	var out []*engine.Position
-	for len(out) < n {
-		p := clusteredPosition(r, rng, 20+rng.IntN(21))
-		if p == nil {
-			continue
-		}
-		bf := newBruteForce(p, engine.X, 0)
-		if len(bf.winning(0)) > 0 || len(bf.winning(1)) > 0 || hasThree(bf, 0) || hasThree(bf, 1) {
-			continue
-		}
-		out = append(out, p)
-	}
-	return out
+	noThree := func(bf *bruteForce) bool { return !hasThree(bf, 0) && !hasThree(bf, 1) }
+	return clusteredGames(tb, n, 11, noThree)
 }
 
 // middleGames returns n clustered 15x15x5 positions of 20 to 40 stones
 // where neither side has a four.
 func middleGames(tb testing.TB, n int) []*engine.Position {
-	r := mustRules(tb, "gomoku")
-	rng := rand.New(rand.NewPCG(7, 15))
+	return clusteredGames(tb, n, 7, nil)
+}
+
+// clusteredGames returns n clustered 15x15x5 positions of 20 to 40 stones
+// from the generator seeded with seed, where neither side has a winning
+// cell (no four on the board) and keep, if not nil, accepts the board.
+func clusteredGames(tb testing.TB, n int, seed uint64, keep func(*bruteForce) bool) []*engine.Position {
+	r := testpos.Rules(tb, "gomoku")
+	rng := rand.New(rand.NewPCG(seed, 15))
 	var out []*engine.Position
 	for len(out) < n {
 		p := clusteredPosition(r, rng, 20+rng.IntN(21))
 		if p == nil {
 			continue
 		}
-		// Quiet: no winning cell for either side (no four on the board).
 		bf := newBruteForce(p, engine.X, 0)
-		if len(bf.winning(0)) > 0 || len(bf.winning(1)) > 0 {
+		if len(bf.winning(0)) > 0 || len(bf.winning(1)) > 0 || (keep != nil && !keep(bf)) {
 			continue
 		}
 		out = append(out, p)
@@ -125,7 +109,7 @@ func BenchmarkSearchGomoku(b *testing.B) {
 func BenchmarkSearchConnectX(b *testing.B) {
 	for _, rs := range []string{"connectx:4x6x4", "connectx:5x6x4"} {
 		b.Run(rs, func(b *testing.B) {
-			r := mustRules(b, rs)
+			r := testpos.Rules(b, rs)
 			rng := rand.New(rand.NewPCG(13, uint64(r.Cells())))
 			var positions []*engine.Position
 			for len(positions) < 32 {

@@ -3,7 +3,6 @@ package dbsearch
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -50,12 +49,7 @@ func equalBoards(t *testing.T, got, want *board) {
 func TestBoardRestored(t *testing.T) {
 	for _, rs := range []string{"mnk:6x6x4", "connectx:6x7x4", "mnk:9x9x5", "mnk:3x3x3"} {
 		t.Run(rs, func(t *testing.T) {
-			r := mustRules(t, rs)
-			s, err := New(r, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rng := rand.New(rand.NewPCG(5, uint64(r.Cells())))
+			r, s, rng := defaultSearcher(t, rs, 5)
 			for i := 0; i < 40; i++ {
 				pos := randomPosition(r, rng, rng.IntN(r.Cells()/2+1))
 				if pos == nil {

@@ -1,18 +1,14 @@
 package dbsearch
 
 import (
-	"bufio"
 	"context"
-	"os"
 	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/kinrow/kinrow/bots/internal/c4set"
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
-
-// c4Dir is the shared Connect-4 test data, from this package's directory.
-const c4Dir = "../../../../shared/testdata/connect4/"
 
 // c4Case is one line of a shared set: the moves (columns from 1), the exact
 // score for the side to move, and the score of each column (ok false for a
@@ -28,18 +24,12 @@ type c4Case struct {
 // data is absent.
 func readC4(tb testing.TB, name string, n int) []c4Case {
 	tb.Helper()
-	f, err := os.Open(c4Dir + name)
-	if err != nil {
-		tb.Skipf("shared Connect-4 data absent: %v", err)
-	}
-	defer f.Close()
 	var out []c4Case
-	sc := bufio.NewScanner(f)
-	for sc.Scan() && len(out) < n {
-		fields := strings.Fields(sc.Text())
+	for _, fields := range c4set.Read(tb, name, n, nil) {
 		if len(fields) != 9 {
-			tb.Fatalf("%s: line %q: want moves, score and 7 column scores", name, sc.Text())
+			tb.Fatalf("%s: line %q: want moves, score and 7 column scores", name, fields)
 		}
+		var err error
 		c := c4Case{moves: fields[0]}
 		if c.score, err = strconv.Atoi(fields[1]); err != nil {
 			tb.Fatalf("%s: score %q", name, fields[1])
@@ -55,21 +45,7 @@ func readC4(tb testing.TB, name string, n int) []c4Case {
 		}
 		out = append(out, c)
 	}
-	if err := sc.Err(); err != nil {
-		tb.Fatalf("%s: %v", name, err)
-	}
 	return out
-}
-
-func playC4(tb testing.TB, moves string) *engine.Position {
-	tb.Helper()
-	pos := engine.NewPosition(engine.Connect4())
-	for _, ch := range moves {
-		if err := pos.Apply(engine.Move(ch - '1')); err != nil {
-			tb.Fatalf("moves %s: %v", moves, err)
-		}
-	}
-	return pos
 }
 
 // TestConnect4Sets checks every Win for the side to move against the
@@ -87,7 +63,7 @@ func TestConnect4Sets(t *testing.T) {
 	for _, name := range []string{"Test_L3_R1.txt", "Test_L2_R1.txt", "Test_L1_R1.txt"} {
 		wins, winning := 0, 0
 		for _, c := range readC4(t, name, n) {
-			pos := playC4(t, c.moves)
+			pos := testpos.Of(t, "connect4", c.moves)
 			if c.score > 0 {
 				winning++
 			}
@@ -114,7 +90,7 @@ func BenchmarkSearchConnect4(b *testing.B) {
 	cases := readC4(b, "Test_L2_R1.txt", 200)
 	positions := make([]*engine.Position, len(cases))
 	for i, c := range cases {
-		positions[i] = playC4(b, c.moves)
+		positions[i] = testpos.Of(b, "connect4", c.moves)
 	}
 	s, err := New(engine.Connect4(), Options{})
 	if err != nil {

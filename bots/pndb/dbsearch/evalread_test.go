@@ -1,7 +1,6 @@
 package dbsearch
 
 import (
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -17,12 +16,7 @@ import (
 func TestEvalGainRead(t *testing.T) {
 	for _, rs := range []string{"mnk:9x9x5", "mnk:6x6x4", "mnk:5x5x3", "mnk:4x4x2", "gomoku", "mnk:12x12x6", "connect4", "connectx:5x6x4", "connectx:4x5x3", "connectx:9x9x5", "connectx:5x5x2"} {
 		t.Run(rs, func(t *testing.T) {
-			r := mustRules(t, rs)
-			s, err := New(r, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rng := rand.New(rand.NewPCG(3, uint64(r.Cells())))
+			r, s, rng := defaultSearcher(t, rs, 3)
 			kinds := make(map[int8]int)
 			var dw []int32
 			for i := 0; i < 80; i++ {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
 
@@ -272,4 +273,16 @@ func (bf *bruteForce) loses(s int8, plies int) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// defaultSearcher returns the rules named rs, a Searcher with the default
+// Options for them, and a generator seeded with seed and the board's size.
+func defaultSearcher(t testing.TB, rs string, seed uint64) (engine.Rules, *Searcher, *rand.Rand) {
+	t.Helper()
+	r := testpos.Rules(t, rs)
+	s, err := New(r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, s, rand.New(rand.NewPCG(seed, uint64(r.Cells())))
 }

@@ -3,10 +3,10 @@ package dbsearch
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
 
@@ -36,15 +36,6 @@ func stones(t testing.TB, r engine.Rules, lists ...string) *engine.Position {
 		}
 	}
 	return build(t, r, cells)
-}
-
-func mustRules(t testing.TB, s string) engine.Rules {
-	t.Helper()
-	r, err := engine.ParseRules(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
 }
 
 // TestSearchPositions: unit positions whose answer was derived by hand; a
@@ -120,7 +111,7 @@ func TestSearchPositions(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := mustRules(t, tc.rules)
+			r := testpos.Rules(t, tc.rules)
 			var pos *engine.Position
 			if tc.mnk != nil {
 				pos = stones(t, r, tc.mnk...)
@@ -203,7 +194,7 @@ func TestSearchErrors(t *testing.T) {
 	if _, err := s.Search(ctx, engine.NewPosition(r), engine.X); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: err %v", err)
 	}
-	if _, err := s.Search(context.Background(), engine.NewPosition(mustRules(t, "gomoku")), engine.X); err == nil {
+	if _, err := s.Search(context.Background(), engine.NewPosition(testpos.Rules(t, "gomoku")), engine.X); err == nil {
 		t.Error("Search accepted a position of other rules")
 	}
 	res, err := s.Search(context.Background(), engine.NewPosition(r), engine.X)
@@ -215,7 +206,7 @@ func TestSearchErrors(t *testing.T) {
 // TestCombine: two independent fours combine once; a four whose gain is the
 // other's cost conflicts.
 func TestCombine(t *testing.T) {
-	r := mustRules(t, "mnk:9x9x5")
+	r := testpos.Rules(t, "mnk:9x9x5")
 	pos := stones(t, r, "x: d5 e6 e7 e8 f2 f3 f4", "o: e9 f1 a1 a9 j1 j9 b9")
 	s, err := New(r, Options{})
 	if err != nil {
@@ -259,12 +250,7 @@ func TestCombine(t *testing.T) {
 func TestLargeBoards(t *testing.T) {
 	for _, rs := range []string{"mnk:70x70x10", "connectx:128x128x4", "mnk:128x128x128", "mnk:3x3x3", "mnk:5x5x2"} {
 		t.Run(rs, func(t *testing.T) {
-			r := mustRules(t, rs)
-			s, err := New(r, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rng := rand.New(rand.NewPCG(3, uint64(r.Cells())))
+			r, s, rng := defaultSearcher(t, rs, 3)
 			for i := 0; i < 4; i++ {
 				pos := randomPosition(r, rng, min(r.Cells()-1, 2+rng.IntN(40)))
 				if pos == nil {

@@ -6,25 +6,17 @@ import (
 	"os"
 	"testing"
 
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
 
 // randomPosition plays plies random legal moves from the empty board; nil
 // if the game ended on the way.
 func randomPosition(r engine.Rules, rng *rand.Rand, plies int) *engine.Position {
-	pos := engine.NewPosition(r)
-	var moves []engine.Move
-	for i := 0; i < plies; i++ {
-		moves = pos.LegalMoves(moves[:0])
-		if len(moves) == 0 {
-			return nil
-		}
-		pos.Play(moves[rng.IntN(len(moves))])
-		if pos.Result() != engine.Open {
-			return nil
-		}
+	if pos, ended := testpos.Random(r, rng, plies); !ended {
+		return pos
 	}
-	return pos
+	return nil
 }
 
 // TestSoundnessRandom is the key soundness test: on many random small
@@ -42,12 +34,7 @@ func TestSoundnessRandom(t *testing.T) {
 	}
 	for _, rs := range []string{"mnk:6x6x4", "connectx:5x6x4", "mnk:5x5x4", "connectx:6x7x4", "mnk:7x7x5", "mnk:4x4x3", "connectx:4x5x3"} {
 		t.Run(rs, func(t *testing.T) {
-			r := mustRules(t, rs)
-			s, err := New(r, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rng := rand.New(rand.NewPCG(1, uint64(r.Cells())))
+			r, s, rng := defaultSearcher(t, rs, 1)
 			var tried, wins, deep, confirmed, open int
 			for tried < n {
 				pos := randomPosition(r, rng, 4+rng.IntN(r.Cells()/2))

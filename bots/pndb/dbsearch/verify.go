@@ -198,33 +198,9 @@ func (s *Searcher) addCand(c int, st uint32, dst []int32) []int32 {
 }
 
 // isDouble reports whether an attacker stone on the empty cell f (m,n,k)
-// would give it two distinct winning cells.
-func (s *Searcher) isDouble(f int) bool {
-	att, def := s.att, s.def
-	b := s.b
-	k2 := int16(b.k - 2)
-	if !b.twoWindows(f, att, k2) {
-		return false
-	}
-	first := -1
-	for _, w := range b.cellWin[b.cellWinOff[f]:b.cellWinOff[f+1]] {
-		if b.cnt[w][att] != k2 || b.cnt[w][def] != 0 {
-			continue
-		}
-		c, step := int(b.winStart[w]), int(b.winStep[w])
-		for i := 0; i < b.k; i++ {
-			if c != f && b.cells[c] == empty {
-				if first < 0 {
-					first = c
-				} else if c != first {
-					return true
-				}
-			}
-			c += step
-		}
-	}
-	return false
-}
+// would give it two distinct winning cells: isDoubleWithout with no
+// defender stone added (-1 is no cell).
+func (s *Searcher) isDouble(f int) bool { return s.isDoubleWithout(f, -1) }
 
 // isDoubleWithout is isDouble(f) on the board with a defender stone on the
 // empty cell c (c != f), read without changing the board: a window through

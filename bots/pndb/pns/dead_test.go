@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
 
@@ -32,7 +33,7 @@ func TestSolveAgainstExact(t *testing.T) {
 			}
 			values := map[int]int{}
 			for i := 0; i < tc.n; i++ {
-				p := randomPosition(r, rng, tc.stones+rng.IntN(4))
+				p, _ := testpos.Random(r, rng, tc.stones+rng.IntN(4))
 				if p.Ply() < tc.stones {
 					continue
 				}
@@ -75,7 +76,7 @@ func TestLiveWindows(t *testing.T) {
 		// O to move, 3 cells left: X's bottom row lacks 2 stones, X has 1.
 		{"mnk:2x4x4", "a1 a2 b1 b2 c2", engine.X, 0},
 	} {
-		p := position(t, tc.rules, tc.moves)
+		p := testpos.Of(t, tc.rules, tc.moves)
 		cover := make([]int32, p.Rules().Cells())
 		if got := liveWindows(p, tc.c, cover); got != tc.want {
 			t.Errorf("%s %q %v: %d windows, want %d", tc.rules, tc.moves, tc.c, got, tc.want)
@@ -94,7 +95,7 @@ func TestLiveWindows(t *testing.T) {
 // mnk:2x4x4 after a1 a2 b1 b2 c2) is decided at once: O's NotLose is proved
 // with a legal best move, its Win disproved with no move to prefer.
 func TestDeadRoot(t *testing.T) {
-	p := position(t, "mnk:2x4x4", "a1 a2 b1 b2 c2")
+	p := testpos.Of(t, "mnk:2x4x4", "a1 a2 b1 b2 c2")
 	for _, tc := range []struct {
 		goal Goal
 		want Outcome

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
 
@@ -12,7 +13,7 @@ import (
 // O's) and wins in 3 (an open three from c5 d5); the search plays the win
 // in 1.
 func TestFastestWinAtOnce(t *testing.T) {
-	p := position(t, "mnk:7x7x4", "c3 f3 d3 a7 e3 g7 c5 g1 d5")
+	p := testpos.Of(t, "mnk:7x7x4", "c3 f3 d3 a7 e3 g7 c5 g1 d5")
 	p.Undo() // X to move: X c3 d3 e3 c5, O f3 a7 g7 g1
 	p.Play(mustMove(t, p, "d5"))
 	p.Play(mustMove(t, p, "a1"))

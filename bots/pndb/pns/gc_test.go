@@ -5,6 +5,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 )
 
 // TestSolveSmallTable: boards whose proofs need more nodes than a 1 MiB
@@ -22,7 +24,7 @@ func TestSolveSmallTable(t *testing.T) {
 			if tc.long && os.Getenv("KINROW_LONG") == "" {
 				t.Skip("long: set KINROW_LONG=1")
 			}
-			p := position(t, tc.rules, "")
+			p := testpos.Of(t, tc.rules, "")
 			solve := func(mem int) (int, Stats) {
 				s, err := New(p.Rules(), Options{MemMiB: mem})
 				if err != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
 
@@ -13,7 +14,7 @@ import (
 // still in the table: the new search starts from the reused entries, and
 // the entries no longer reachable are dropped.
 func TestReuseAcrossMoves(t *testing.T) {
-	p := position(t, "connect4", "")
+	p := testpos.Of(t, "connect4", "")
 	s, err := New(p.Rules(), Options{MemMiB: 8, MaxExpansions: 20000})
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +47,7 @@ func TestReuseAcrossMoves(t *testing.T) {
 // the search keeps collecting (and cutting its tree), never holds more
 // than the table's limit, and answers a move by its deadline.
 func TestSmallMemInTime(t *testing.T) {
-	p := position(t, "gomoku", "h8 j9 h9 h10 g8")
+	p := testpos.Of(t, "gomoku", "h8 j9 h9 h10 g8")
 	s, err := New(p.Rules(), Options{MemMiB: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -1,37 +1,18 @@
 package pns
 
 import (
-	"bufio"
+	"cmp"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/kinrow/kinrow/bots/internal/c4set"
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
-
-func position(t testing.TB, rules, moves string) *engine.Position {
-	t.Helper()
-	r, err := engine.ParseRules(rules)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := engine.NewPosition(r)
-	if moves != "" {
-		ms, err := r.ParseMoveList(moves)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := p.PlayMoveList(ms); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return p
-}
 
 // TestSolveEmptyBoards proves the known values of small empty boards.
 func TestSolveEmptyBoards(t *testing.T) {
@@ -60,7 +41,7 @@ func TestSolveEmptyBoards(t *testing.T) {
 			if tc.long && os.Getenv("KINROW_LONG") == "" {
 				t.Skip("long: set KINROW_LONG=1")
 			}
-			p := position(t, tc.rules, "")
+			p := testpos.Of(t, tc.rules, "")
 			mem := 64
 			if tc.long {
 				mem = 512
@@ -87,7 +68,7 @@ func TestSolveEmptyBoards(t *testing.T) {
 func TestDoubleThreat(t *testing.T) {
 	// X: c3 d3 (row 3), O far away: a7 b7. X to move: e3 or b3 makes an
 	// open three with both ends free -> two winning cells.
-	p := position(t, "mnk:7x7x4", "c3 a7 d3 b7")
+	p := testpos.Of(t, "mnk:7x7x4", "c3 a7 d3 b7")
 	s, err := New(p.Rules(), Options{MaxExpansions: 20000})
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +96,7 @@ func TestDoubleThreat(t *testing.T) {
 // QuickMove and the search block.
 func TestMustBlock(t *testing.T) {
 	// O: a1 b1 c1; X: a3 c3 g7. X to move must play d1.
-	p := position(t, "mnk:7x7x4", "a3 a1 c3 b1 g7 c1")
+	p := testpos.Of(t, "mnk:7x7x4", "a3 a1 c3 b1 g7 c1")
 	want, _ := p.Rules().ParseMove("d1")
 	q := QuickMove(p, nil)
 	if q.Move != want || !q.Forced {
@@ -127,7 +108,7 @@ func TestMustBlock(t *testing.T) {
 		t.Errorf("search best %s, want d1", p.Rules().FormatMove(m))
 	}
 	// Two threats: X cannot stop both, the search proves the loss.
-	p = position(t, "mnk:7x7x4", "a3 a1 c3 b1 g7 c1 g6 b2 a6 b3")
+	p = testpos.Of(t, "mnk:7x7x4", "a3 a1 c3 b1 g7 c1 g6 b2 a6 b3")
 	s, _ = New(p.Rules(), Options{MaxExpansions: 2000})
 	if o, _ := s.Prove(context.Background(), p, NotLose); o != Disproved {
 		t.Errorf("double threat against X: %v, want disproved", o)
@@ -137,37 +118,24 @@ func TestMustBlock(t *testing.T) {
 // TestConnect4Signs: on the first 50 positions of the shared L3 set, every
 // proved value has the sign of SCORE; unknowns are counted.
 func TestConnect4Signs(t *testing.T) {
-	f, err := os.Open("../../../../shared/testdata/connect4/Test_L3_R1.txt")
-	if err != nil {
-		t.Skipf("shared set absent: %v", err)
-	}
-	defer f.Close()
-	lines, err := io.ReadAll(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	lines := c4set.Read(t, "Test_L3_R1.txt", 50, nil)
 	for _, db := range []int{0, 100} {
 		t.Run(fmt.Sprintf("db=%d", db), func(t *testing.T) {
-			connect4Signs(t, string(lines), db)
+			connect4Signs(t, lines, db)
 		})
 	}
 }
 
 // connect4Signs solves the first 50 positions of lines with DB-search
 // nodes db (0: none) and checks the signs.
-func connect4Signs(t *testing.T, lines string, db int) {
+func connect4Signs(t *testing.T, lines [][]string, db int) {
 	r := engine.Connect4()
 	s, err := New(r, Options{MemMiB: 64, MaxExpansions: 20000, DBNodes: db})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := bufio.NewScanner(strings.NewReader(lines))
 	unknown, n := 0, 0
-	for n < 50 && sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) < 2 {
-			continue
-		}
+	for _, fields := range lines {
 		n++
 		want, err := strconv.Atoi(fields[1])
 		if err != nil {
@@ -188,30 +156,29 @@ func connect4Signs(t *testing.T, lines string, db int) {
 			unknown++
 			continue
 		}
-		if v != sign(want) {
+		if v != cmp.Compare(want, 0) {
 			t.Errorf("line %d %s: value %d, SCORE %d", n, fields[0], v, want)
 		}
 	}
 	t.Logf("%d positions, %d unknown within 20000 expansions, %+v", n, unknown, s.Stats())
 }
 
-func sign(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
-}
-
 // BenchmarkExpand measures PN iterations (one expansion each) on the empty
 // Connect-4 board, goal Win (not decided within any benchmark's reach).
 func BenchmarkExpand(b *testing.B) {
+	benchProve(b, engine.NewPosition(engine.Connect4()), Options{})
+}
+
+// benchProve runs b.N PN iterations of goal Win from p with opt (MemMiB
+// 256 unless set), reporting allocations and expansions per second; it
+// returns the searcher for more figures.
+func benchProve(b *testing.B, p *engine.Position, opt Options) *Searcher {
 	b.ReportAllocs()
-	r := engine.Connect4()
-	p := engine.NewPosition(r)
-	s, err := New(r, Options{MemMiB: 256, MaxExpansions: int64(b.N)})
+	if opt.MemMiB == 0 {
+		opt.MemMiB = 256
+	}
+	opt.MaxExpansions = int64(b.N)
+	s, err := New(p.Rules(), opt)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -220,13 +187,14 @@ func BenchmarkExpand(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(s.Stats().Expanded)/b.Elapsed().Seconds(), "expansions/s")
+	return s
 }
 
 // TestMemoryCap: with a 1 MiB budget on the empty Connect-4 board the
 // table fills, is collected (and cut) again and again, never holds more
 // than its limit, and the search still answers within its budget.
 func TestMemoryCap(t *testing.T) {
-	p := position(t, "connect4", "")
+	p := testpos.Of(t, "connect4", "")
 	s, err := New(p.Rules(), Options{MemMiB: 1, MaxExpansions: 60000})
 	if err != nil {
 		t.Fatal(err)
@@ -259,7 +227,7 @@ func TestMemoryCap(t *testing.T) {
 func TestConnectXMustBlock(t *testing.T) {
 	// Columns (1-based): X 1, O 2, X 1, O 3, X 7, O 4 -> O has 2,3,4 on
 	// row 1 with 1 taken by X: only column 5 wins for O.
-	p := position(t, "connect4", "1 2 1 3 7 4")
+	p := testpos.Of(t, "connect4", "1 2 1 3 7 4")
 	want := engine.Move(4)
 	if q := QuickMove(p, nil); q.Move != want || !q.Forced {
 		t.Errorf("QuickMove %v forced=%v, want column 5 forced", q.Move+1, q.Forced)
@@ -276,19 +244,8 @@ func TestConnectXMustBlock(t *testing.T) {
 func BenchmarkExpandDB(b *testing.B) {
 	for _, db := range []int{0, 100} {
 		b.Run(fmt.Sprintf("db=%d", db), func(b *testing.B) {
-			b.ReportAllocs()
-			p := position(b, "gomoku", "h8 j9 h9 h10 g8 j8")
-			s, err := New(p.Rules(), Options{MemMiB: 256, MaxExpansions: int64(b.N), DBNodes: db})
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			if _, err := s.Prove(context.Background(), p, Win); err != nil {
-				b.Fatal(err)
-			}
-			st := s.Stats()
-			b.ReportMetric(float64(st.Expanded)/b.Elapsed().Seconds(), "expansions/s")
-			b.ReportMetric(float64(st.DBSearches)/b.Elapsed().Seconds(), "db-searches/s")
+			s := benchProve(b, testpos.Of(b, "gomoku", "h8 j9 h9 h10 g8 j8"), Options{DBNodes: db})
+			b.ReportMetric(float64(s.Stats().DBSearches)/b.Elapsed().Seconds(), "db-searches/s")
 		})
 	}
 }

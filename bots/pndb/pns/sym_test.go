@@ -5,24 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/kinrow/kinrow/bots/internal/testpos"
 	"github.com/kinrow/kinrow/engine"
 )
-
-// randomPosition plays up to n random legal moves from the empty board of r,
-// stopping before the game ends.
-func randomPosition(r engine.Rules, rng *rand.Rand, n int) *engine.Position {
-	p := engine.NewPosition(r)
-	for ; n > 0; n-- {
-		ms := p.LegalMoves(nil)
-		m := ms[rng.IntN(len(ms))]
-		p.Play(m)
-		if p.Result() != engine.Open {
-			p.Undo()
-			break
-		}
-	}
-	return p
-}
 
 // imageOf returns the position of p's moves mapped through transform t of y,
 // played in the same order on an empty board.
@@ -79,7 +64,7 @@ func TestSymmetryKeys(t *testing.T) {
 			}
 			rng := rand.New(rand.NewPCG(7, uint64(tc.n)))
 			for it := 0; it < 60; it++ {
-				p := randomPosition(r, rng, rng.IntN(min(r.Cells(), 30)))
+				p, _ := testpos.Random(r, rng, rng.IntN(min(r.Cells(), 30)))
 				// Incremental hashes along the moves equal a fresh set.
 				inc := newSymmetry(r, true)
 				q := engine.NewPosition(r)
@@ -134,7 +119,7 @@ func TestSymmetricPositionsShareNode(t *testing.T) {
 		{"connectx:4x5x4", "1 2"},
 	} {
 		t.Run(tc.rules, func(t *testing.T) {
-			p := position(t, tc.rules, tc.moves)
+			p := testpos.Of(t, tc.rules, tc.moves)
 			y := newSymmetry(p.Rules(), true)
 			for _, sym := range []bool{true, false} {
 				s, err := New(p.Rules(), Options{MemMiB: 16, NoSymmetry: !sym})
@@ -196,7 +181,7 @@ func TestBestOnMirroredPositions(t *testing.T) {
 			}
 			checked := 0
 			for it := 0; it < 200 && checked < 60; it++ {
-				p := randomPosition(r, rng, 4+rng.IntN(r.Cells()/2-3))
+				p, _ := testpos.Random(r, rng, 4+rng.IntN(r.Cells()/2-3))
 				want := solveExact(p, memo)
 				if want.v == 0 {
 					continue
@@ -241,17 +226,7 @@ func TestBestOnMirroredPositions(t *testing.T) {
 func BenchmarkExpandSymmetry(b *testing.B) {
 	for _, sym := range []bool{true, false} {
 		b.Run(map[bool]string{true: "sym", false: "plain"}[sym], func(b *testing.B) {
-			b.ReportAllocs()
-			p := position(b, "mnk:10x10x5", "e5 e6 f6 d4")
-			s, err := New(p.Rules(), Options{MemMiB: 256, MaxExpansions: int64(b.N), NoSymmetry: !sym})
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			if _, err := s.Prove(context.Background(), p, Win); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportMetric(float64(s.Stats().Expanded)/b.Elapsed().Seconds(), "expansions/s")
+			benchProve(b, testpos.Of(b, "mnk:10x10x5", "e5 e6 f6 d4"), Options{NoSymmetry: !sym})
 		})
 	}
 }
