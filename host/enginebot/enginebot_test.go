@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -30,23 +29,9 @@ import (
 var binDir string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "kinrow-enginebot-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binDir = dir
-	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
-		"./internal/testbots/gomocupbrain", "./internal/testbots/kinrowengine")
-	cmd.Dir = testbuild.Root()
-	code := 1
-	if out, err := cmd.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build the test engines: %v\n%s", err, out)
-	} else {
-		code = m.Run()
-	}
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testbuild.Main(m, "kinrow-enginebot-", &binDir, func(dir string) error {
+		return testbuild.Packages(dir, "./internal/testbots/gomocupbrain", "./internal/testbots/kinrowengine")
+	})
 }
 
 // setup writes a manifest for one of the test engines into a fresh

@@ -25,40 +25,15 @@ import (
 var binDir string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "kinrow-pluginbot-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binDir = dir
-	code := 1
-	if err := testbuild.Build(dir, "hang", "clockreport", "bigmove", "v1bot", "badstream", "spinner"); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-	} else if err := buildBroken(dir); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-	} else {
-		// The sandbox's init as kinrow runs it, from beside the host: a
-		// test binary has none beside it.
+	testbuild.Main(m, "kinrow-pluginbot-", &binDir, func(dir string) error {
 		os.Setenv(procrun.BoxEnv, filepath.Join(dir, "kinrow-box"))
-		code = m.Run()
-	}
-	os.RemoveAll(dir)
-	os.Exit(code)
+		return testbuild.PluginBots(dir, brokenDir, "hang", "clockreport", "bigmove", "v1bot", "badstream", "spinner")
+	})
 }
 
 // brokenDir (under binDir) holds kinrow-bot-zzz, a bot that never
-// completes the plugin handshake (internal/testbots/sleeper), kept apart so
-// that only the tests that want it find it.
+// completes the plugin handshake (see testbuild.PluginBots).
 const brokenDir = "broken"
-
-func buildBroken(dir string) error {
-	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, brokenDir, "kinrow-bot-zzz"), "./internal/testbots/sleeper")
-	cmd.Dir = testbuild.Root()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("build the sleeper as kinrow-bot-zzz: %w\n%s", err, out)
-	}
-	return nil
-}
 
 // testLoader starts the bots TestMain built (kinrow-bot-NAME in its
 // directories) through a Runner: what a test of the runner needs of the
