@@ -175,16 +175,8 @@ func percentiles(b *testing.B, ds []time.Duration) {
 // referee's whole GenMove (deadline, checks, recording, notifying both bots),
 // so the host's overhead is their difference.
 func BenchmarkRoundTrip(b *testing.B) {
-	l := newLoader(b)
 	ctx := context.Background()
-	bot, err := l.Start(ctx, "random", "random", map[string]string{"seed": "1"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer bot.Close()
-	if err := bot.NewGame(ctx, referee.Setup{Rules: engine.Connect4(), Color: engine.X}); err != nil {
-		b.Fatal(err)
-	}
+	bot := startRandom(b, newLoader(b))
 	b.Run("pipe-echo", func(b *testing.B) { benchPipeEcho(b) })
 	rpc, err := bot.client.Client()
 	if err != nil {
@@ -202,20 +194,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 		}
 		percentiles(b, ds)
 	})
-	b.Run("plugin-genmove", func(b *testing.B) {
-		ds := make([]time.Duration, 0, b.N)
-		for b.Loop() {
-			t0 := time.Now()
-			if _, err := bot.GenMove(ctx, referee.NewMoveRequest(engine.X, time.Now().Add(time.Second), 0, [2]time.Duration{})); err != nil {
-				b.Fatal(err)
-			}
-			ds = append(ds, time.Since(t0))
-			if err := bot.Undo(ctx); err != nil { // the bot played it; take it back (untimed)
-				b.Fatal(err)
-			}
-		}
-		percentiles(b, ds)
-	})
+	b.Run("plugin-genmove", func(b *testing.B) { genMoveRoundTrips(b, bot) })
 	b.Run("referee-genmove", func(b *testing.B) {
 		g := referee.New(engine.Connect4(), referee.Config{})
 		if err := g.Attach(ctx, engine.X, bot); err != nil {
@@ -299,16 +278,27 @@ func benchLaunch(b *testing.B, l *testLoader) {
 
 // benchGenMove times b.N plugin GenMove round trips (host→bot→host) of the
 // random bot started by l, each move taken back after.
-func benchGenMove(b *testing.B, l *testLoader) {
+func benchGenMove(b *testing.B, l *testLoader) { genMoveRoundTrips(b, startRandom(b, l)) }
+
+// startRandom starts the random bot by l (seed 1), closed at the end of
+// the benchmark, in a Connect-4 game as X.
+func startRandom(b *testing.B, l *testLoader) *Bot {
 	ctx := context.Background()
 	bot, err := l.Start(ctx, "random", "random", map[string]string{"seed": "1"})
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer bot.Close()
+	b.Cleanup(bot.Close)
 	if err := bot.NewGame(ctx, referee.Setup{Rules: engine.Connect4(), Color: engine.X}); err != nil {
 		b.Fatal(err)
 	}
+	return bot
+}
+
+// genMoveRoundTrips times b.N plugin GenMove round trips of bot, each move
+// taken back after (untimed).
+func genMoveRoundTrips(b *testing.B, bot *Bot) {
+	ctx := context.Background()
 	b.ReportAllocs()
 	ds := make([]time.Duration, 0, b.N)
 	for b.Loop() {

@@ -381,18 +381,26 @@ func TestHubDropsSlowSubscriber(t *testing.T) {
 	}
 }
 
-// Serve stops when its context ends, closing open event streams.
-func TestServeStops(t *testing.T) {
-	hub := NewHub()
-	s := New(Config{Hub: hub})
+// serveInBackground runs a viewer of an empty hub on a free local port
+// until cancel is called; done receives what Serve returned.
+func serveInBackground(t *testing.T) (url string, cancel context.CancelFunc, done <-chan error) {
+	t.Helper()
+	s := New(Config{Hub: NewHub()})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln) }()
-	resp, err := http.Get("http://" + ln.Addr().String() + "/api/events")
+	t.Cleanup(cancel)
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ctx, ln) }()
+	return "http://" + ln.Addr().String(), cancel, served
+}
+
+// Serve stops when its context ends, closing open event streams.
+func TestServeStops(t *testing.T) {
+	url, cancel, done := serveInBackground(t)
+	resp, err := http.Get(url + "/api/events")
 	if err != nil {
 		t.Fatal(err)
 	}
