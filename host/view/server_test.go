@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -98,22 +99,10 @@ func TestGamesListAndFilters(t *testing.T) {
 		for _, g := range l.Games {
 			got = append(got, g.N)
 		}
-		if !equalInts(got, tc.want) || l.Total != 5 || l.Live {
+		if !slices.Equal(got, tc.want) || l.Total != 5 || l.Live {
 			t.Errorf("GET /api/games%s = %v (total %d, live %v), want %v of 5", tc.query, got, l.Total, l.Live, tc.want)
 		}
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestGameAndSVG(t *testing.T) {
