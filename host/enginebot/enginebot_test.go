@@ -23,6 +23,7 @@ import (
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/host/referee/refereetest"
 	"github.com/kinrow/kinrow/internal/testbuild"
+	"github.com/kinrow/kinrow/internal/testproc"
 )
 
 // binDir holds the test engines, built once by TestMain.
@@ -88,18 +89,11 @@ func start(t *testing.T, m *manifest.Manifest, display string, log hclog.Logger)
 // too for a process in a frozen cgroup (how the host suspends where
 // cgroups serve).
 func state(pid int) string {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return ""
-	}
-	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-	if len(f) == 0 {
-		return ""
-	}
-	if f[0] != "Z" && procrun.Frozen(pid) {
+	s := testproc.State(pid)
+	if s != "" && s != "Z" && procrun.Frozen(pid) {
 		return "T"
 	}
-	return f[0]
+	return s
 }
 
 func alive(pid int) bool { s := state(pid); return s != "" && s != "Z" }

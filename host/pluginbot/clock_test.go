@@ -21,15 +21,7 @@ import (
 func newLoggingLoader(t *testing.T) (*testLoader, *logBuffer) {
 	t.Helper()
 	logs := &logBuffer{}
-	l, err := newTestLoader(loaderConfig{
-		Dirs:   []string{binDir},
-		Logger: hclog.New(&hclog.LoggerOptions{Output: logs, JSONFormat: true, Level: hclog.Info}),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Close)
-	return l, logs
+	return loaderWith(t, loaderConfig{Logger: hclog.New(&hclog.LoggerOptions{Output: logs, JSONFormat: true, Level: hclog.Info})}), logs
 }
 
 // logBuffer collects the host's JSON log lines.
@@ -109,10 +101,7 @@ func TestClockReachesTheBot(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g := referee.New(engine.Connect4(), referee.Config{Clock: tc.clock})
-			if err := g.Attach(ctx, engine.X, p); err != nil {
-				t.Fatal(err)
-			}
+			g := connect4(t, tc.clock, p, nil)
 			if out, err := g.GenMove(ctx, engine.X); err != nil || !out.Played {
 				t.Fatalf("GenMove = %+v, %v", out, err)
 			}

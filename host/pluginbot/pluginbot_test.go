@@ -18,6 +18,7 @@ import (
 	"github.com/kinrow/kinrow/host/procrun"
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/internal/testbuild"
+	"github.com/kinrow/kinrow/internal/testproc"
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
 
@@ -59,14 +60,51 @@ func newTestLoader(cfg loaderConfig) (*testLoader, error) {
 	return &testLoader{Runner: r, dirs: cfg.Dirs}, nil
 }
 
-func newLoader(t testing.TB) *testLoader {
+// newLoader is a testLoader of the bots TestMain built, closed at the end
+// of the test.
+func newLoader(t testing.TB) *testLoader { return loaderWith(t, loaderConfig{}) }
+
+// loaderWith is newLoader set up by cfg (its Dirs, when nil, the bots
+// TestMain built).
+func loaderWith(t testing.TB, cfg loaderConfig) *testLoader {
 	t.Helper()
-	l, err := newTestLoader(loaderConfig{Dirs: []string{binDir}})
+	if cfg.Dirs == nil {
+		cfg.Dirs = []string{binDir}
+	}
+	l, err := newTestLoader(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(l.Close)
 	return l
+}
+
+// startBot starts bot name by l, under its own name, closed at the end of
+// the test.
+func startBot(t *testing.T, l *testLoader, name string, opts map[string]string) *Bot {
+	t.Helper()
+	b, err := l.Start(context.Background(), name, name, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Close)
+	return b
+}
+
+// connect4 attaches x and o (o may be nil) to a new Connect-4 game under
+// clock.
+func connect4(t *testing.T, clock referee.Clock, x, o referee.Player) *referee.Game {
+	t.Helper()
+	g := referee.New(engine.Connect4(), referee.Config{Clock: clock})
+	for c, p := range []referee.Player{x, o} {
+		if p == nil {
+			continue
+		}
+		if err := g.Attach(context.Background(), engine.Color(c), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g
 }
 
 // Start starts bot name, found in l's directories, as display.
@@ -85,19 +123,7 @@ func (l *testLoader) Load(ctx context.Context, name, display string, opts map[st
 	return l.Start(ctx, name, display, opts)
 }
 
-func alive(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	return err == nil && !containsState(string(stat), "Z")
-}
-
-func containsState(stat, state string) bool {
-	for i := len(stat) - 1; i > 0; i-- {
-		if stat[i] == ')' {
-			return len(stat) > i+2 && stat[i+2:i+3] == state
-		}
-	}
-	return false
-}
+var alive = testproc.Alive
 
 func TestHungBotIsKilledAtOnce(t *testing.T) {
 	l := newLoader(t)

@@ -23,6 +23,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/kinrow/kinrow/internal/testbuild"
+	"github.com/kinrow/kinrow/internal/testproc"
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
 
@@ -100,10 +101,7 @@ func (b *bot) genmove(d time.Duration) (string, time.Duration, error) {
 }
 
 // alive reports whether pid runs (and is not a zombie).
-func alive(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	return err == nil && !strings.Contains(string(stat), ") Z ")
-}
+var alive = testproc.Alive
 
 func TestHelp(t *testing.T) {
 	for _, n := range names {

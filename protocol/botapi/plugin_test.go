@@ -29,6 +29,7 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/internal/testbuild"
+	"github.com/kinrow/kinrow/internal/testproc"
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
 
@@ -455,8 +456,7 @@ func TestStartErrors(t *testing.T) {
 // waitExit waits up to 2 s for pid to be gone (or a zombie).
 func waitExit(pid int) error {
 	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil || strings.Contains(string(stat), ") Z ") {
+		if !testproc.Alive(pid) {
 			return nil
 		}
 	}
