@@ -3,7 +3,6 @@
 package scripts
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,20 +16,9 @@ import (
 var binDir string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "kinrow-scripts-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binDir = dir
-	code := 1
-	if err := testbuild.Build(dir, "crash"); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-	} else {
-		code = m.Run()
-	}
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testbuild.Main(m, "kinrow-scripts-", &binDir, func(dir string) error {
+		return testbuild.Build(dir, "crash")
+	})
 }
 
 func run(t *testing.T, env []string, name string, args ...string) string {

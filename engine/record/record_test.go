@@ -1,18 +1,14 @@
 package record
 
 import (
-	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 func TestRecordGolden(t *testing.T) {
 	start := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
@@ -26,19 +22,7 @@ func TestRecordGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "forfeit.json")
-	if *update {
-		if err := os.WriteFile(golden, append(line, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(append(line, '\n'), want) {
-		t.Errorf("record:\n%s\nwant:\n%s", line, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "forfeit.json"), append(line, '\n'))
 	if r.Digits != "4453" {
 		t.Errorf("digits = %q", r.Digits)
 	}

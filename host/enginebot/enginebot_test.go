@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -24,29 +23,16 @@ import (
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/host/referee/refereetest"
 	"github.com/kinrow/kinrow/internal/testbuild"
+	"github.com/kinrow/kinrow/internal/testproc"
 )
 
 // binDir holds the test engines, built once by TestMain.
 var binDir string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "kinrow-enginebot-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binDir = dir
-	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
-		"./internal/testbots/gomocupbrain", "./internal/testbots/kinrowengine")
-	cmd.Dir = testbuild.Root()
-	code := 1
-	if out, err := cmd.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build the test engines: %v\n%s", err, out)
-	} else {
-		code = m.Run()
-	}
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testbuild.Main(m, "kinrow-enginebot-", &binDir, func(dir string) error {
+		return testbuild.Packages(dir, "./internal/testbots/gomocupbrain", "./internal/testbots/kinrowengine")
+	})
 }
 
 // setup writes a manifest for one of the test engines into a fresh
@@ -103,18 +89,11 @@ func start(t *testing.T, m *manifest.Manifest, display string, log hclog.Logger)
 // too for a process in a frozen cgroup (how the host suspends where
 // cgroups serve).
 func state(pid int) string {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return ""
-	}
-	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-	if len(f) == 0 {
-		return ""
-	}
-	if f[0] != "Z" && procrun.Frozen(pid) {
+	s := testproc.State(pid)
+	if s != "" && s != "Z" && procrun.Frozen(pid) {
 		return "T"
 	}
-	return f[0]
+	return s
 }
 
 func alive(pid int) bool { s := state(pid); return s != "" && s != "Z" }

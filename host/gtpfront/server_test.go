@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,9 +15,8 @@ import (
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/host/referee/refereetest"
+	"github.com/kinrow/kinrow/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden transcripts in testdata/")
 
 // fakeBot is the fake player a kind (the name it is loaded under) makes:
 // "first" and "last" play the first and the last legal move, "refuser"
@@ -105,19 +103,7 @@ func TestGoldenTranscripts(t *testing.T) {
 			got := out.Bytes()
 			// Records carry wall-clock times; mask them for the comparison.
 			got = maskTimes(got)
-			golden := strings.TrimSuffix(in, ".gtp") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("transcript %s differs:\n--- got\n%s\n--- want\n%s", in, got, want)
-			}
+			golden.Check(t, strings.TrimSuffix(in, ".gtp")+".golden", got)
 			for _, b := range loader.players {
 				if !b.Facts().Exited {
 					t.Errorf("bot %s still running after the session", b.Name())

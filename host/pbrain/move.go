@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -165,10 +166,10 @@ func (b *Brain) think(ctx context.Context, target []engine.Move, us engine.Color
 // or a new game at that position (the bot is attached to it afresh).
 func (b *Brain) sync(ctx context.Context, target []engine.Move) error {
 	cur := b.game.Position().Moves(nil)
-	if len(target) == len(cur)+1 && equalMoves(cur, target[:len(cur)]) && !b.game.Over() {
+	if len(target) == len(cur)+1 && slices.Equal(cur, target[:len(cur)]) && !b.game.Over() {
 		return b.game.Play(ctx, b.game.Position().ToMove(), target[len(cur)])
 	}
-	if equalMoves(cur, target) && !b.game.Over() {
+	if slices.Equal(cur, target) && !b.game.Over() {
 		return nil
 	}
 	g, err := b.newGame(b.rules, target)
@@ -184,18 +185,6 @@ func (b *Brain) sync(ctx context.Context, target []engine.Move) error {
 	}
 	b.game = g
 	return nil
-}
-
-func equalMoves(a, b []engine.Move) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // progressSink turns one move's progress reports into MESSAGE lines and

@@ -16,6 +16,14 @@ import (
 	"github.com/kinrow/kinrow/host/referee"
 )
 
+// newLoggingLoader is newLoader whose runner logs at INFO, as JSON, into
+// the logBuffer it returns.
+func newLoggingLoader(t *testing.T) (*testLoader, *logBuffer) {
+	t.Helper()
+	logs := &logBuffer{}
+	return loaderWith(t, loaderConfig{Logger: hclog.New(&hclog.LoggerOptions{Output: logs, JSONFormat: true, Level: hclog.Info})}), logs
+}
+
 // logBuffer collects the host's JSON log lines.
 type logBuffer struct {
 	mu  sync.Mutex
@@ -87,24 +95,13 @@ func TestClockReachesTheBot(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			logs := &logBuffer{}
-			l, err := newTestLoader(loaderConfig{
-				Dirs:   []string{binDir},
-				Logger: hclog.New(&hclog.LoggerOptions{Output: logs, JSONFormat: true, Level: hclog.Info}),
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer l.Close()
+			l, logs := newLoggingLoader(t)
 			ctx := context.Background()
 			p, err := l.Load(ctx, "clockreport", "clockreport", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			g := referee.New(engine.Connect4(), referee.Config{Clock: tc.clock})
-			if err := g.Attach(ctx, engine.X, p); err != nil {
-				t.Fatal(err)
-			}
+			g := connect4(t, tc.clock, p, nil)
 			if out, err := g.GenMove(ctx, engine.X); err != nil || !out.Played {
 				t.Fatalf("GenMove = %+v, %v", out, err)
 			}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"syscall"
 	"testing"
-
-	"github.com/hashicorp/go-hclog"
 )
 
 // TestKilledByHostIsNoError: a bot the host kills (a Gomocup END, a
@@ -28,15 +26,7 @@ func TestKilledByHostIsNoError(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			logs := &logBuffer{}
-			l, err := newTestLoader(loaderConfig{
-				Dirs:   []string{binDir},
-				Logger: hclog.New(&hclog.LoggerOptions{Output: logs, JSONFormat: true, Level: hclog.Info}),
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer l.Close()
+			l, logs := newLoggingLoader(t)
 			b, err := l.Start(context.Background(), "random", "random", nil)
 			if err != nil {
 				t.Fatal(err)

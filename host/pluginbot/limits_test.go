@@ -38,10 +38,7 @@ func TestOversizedAnswersForfeit(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer p.Close()
-			g := referee.New(engine.Connect4(), referee.Config{Clock: referee.Clock{MoveTime: 10 * time.Second}})
-			if err := g.Attach(ctx, engine.X, p); err != nil {
-				t.Fatal(err)
-			}
+			g := connect4(t, referee.Clock{MoveTime: 10 * time.Second}, p, nil)
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)

@@ -10,19 +10,13 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kinrow/kinrow/internal/testbuild"
 )
 
 // shortTemp returns a fresh directory with a short path (unix socket paths
 // are limited), removed at the end of the test.
-func shortTemp(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "kp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
-}
+var shortTemp = testbuild.ShortTemp
 
 // deadPID returns the id of a process that has exited.
 func deadPID(t *testing.T) int {

@@ -21,12 +21,7 @@ import (
 
 func mtlsLoader(t testing.TB, mtls bool) *testLoader {
 	t.Helper()
-	l, err := newTestLoader(loaderConfig{Dirs: []string{binDir}, Containment: Containment{MTLS: mtls}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Close)
-	return l
+	return loaderWith(t, loaderConfig{Containment: Containment{MTLS: mtls}})
 }
 
 // plaintextHealth asks the bot's gRPC server, over a plain (not TLS)

@@ -18,6 +18,7 @@ import (
 	"github.com/kinrow/kinrow/host/procrun"
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/internal/testbuild"
+	"github.com/kinrow/kinrow/internal/testproc"
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
 
@@ -25,40 +26,15 @@ import (
 var binDir string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "kinrow-pluginbot-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binDir = dir
-	code := 1
-	if err := testbuild.Build(dir, "hang", "clockreport", "bigmove", "v1bot", "badstream", "spinner"); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-	} else if err := buildBroken(dir); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-	} else {
-		// The sandbox's init as kinrow runs it, from beside the host: a
-		// test binary has none beside it.
+	testbuild.Main(m, "kinrow-pluginbot-", &binDir, func(dir string) error {
 		os.Setenv(procrun.BoxEnv, filepath.Join(dir, "kinrow-box"))
-		code = m.Run()
-	}
-	os.RemoveAll(dir)
-	os.Exit(code)
+		return testbuild.PluginBots(dir, brokenDir, "hang", "clockreport", "bigmove", "v1bot", "badstream", "spinner")
+	})
 }
 
 // brokenDir (under binDir) holds kinrow-bot-zzz, a bot that never
-// completes the plugin handshake (internal/testbots/sleeper), kept apart so
-// that only the tests that want it find it.
+// completes the plugin handshake (see testbuild.PluginBots).
 const brokenDir = "broken"
-
-func buildBroken(dir string) error {
-	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, brokenDir, "kinrow-bot-zzz"), "./internal/testbots/sleeper")
-	cmd.Dir = testbuild.Root()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("build the sleeper as kinrow-bot-zzz: %w\n%s", err, out)
-	}
-	return nil
-}
 
 // testLoader starts the bots TestMain built (kinrow-bot-NAME in its
 // directories) through a Runner: what a test of the runner needs of the
@@ -84,14 +60,51 @@ func newTestLoader(cfg loaderConfig) (*testLoader, error) {
 	return &testLoader{Runner: r, dirs: cfg.Dirs}, nil
 }
 
-func newLoader(t testing.TB) *testLoader {
+// newLoader is a testLoader of the bots TestMain built, closed at the end
+// of the test.
+func newLoader(t testing.TB) *testLoader { return loaderWith(t, loaderConfig{}) }
+
+// loaderWith is newLoader set up by cfg (its Dirs, when nil, the bots
+// TestMain built).
+func loaderWith(t testing.TB, cfg loaderConfig) *testLoader {
 	t.Helper()
-	l, err := newTestLoader(loaderConfig{Dirs: []string{binDir}})
+	if cfg.Dirs == nil {
+		cfg.Dirs = []string{binDir}
+	}
+	l, err := newTestLoader(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(l.Close)
 	return l
+}
+
+// startBot starts bot name by l, under its own name, closed at the end of
+// the test.
+func startBot(t *testing.T, l *testLoader, name string, opts map[string]string) *Bot {
+	t.Helper()
+	b, err := l.Start(context.Background(), name, name, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Close)
+	return b
+}
+
+// connect4 attaches x and o (o may be nil) to a new Connect-4 game under
+// clock.
+func connect4(t *testing.T, clock referee.Clock, x, o referee.Player) *referee.Game {
+	t.Helper()
+	g := referee.New(engine.Connect4(), referee.Config{Clock: clock})
+	for c, p := range []referee.Player{x, o} {
+		if p == nil {
+			continue
+		}
+		if err := g.Attach(context.Background(), engine.Color(c), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g
 }
 
 // Start starts bot name, found in l's directories, as display.
@@ -110,19 +123,7 @@ func (l *testLoader) Load(ctx context.Context, name, display string, opts map[st
 	return l.Start(ctx, name, display, opts)
 }
 
-func alive(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	return err == nil && !containsState(string(stat), "Z")
-}
-
-func containsState(stat, state string) bool {
-	for i := len(stat) - 1; i > 0; i-- {
-		if stat[i] == ')' {
-			return len(stat) > i+2 && stat[i+2:i+3] == state
-		}
-	}
-	return false
-}
+var alive = testproc.Alive
 
 func TestHungBotIsKilledAtOnce(t *testing.T) {
 	l := newLoader(t)
@@ -200,16 +201,8 @@ func percentiles(b *testing.B, ds []time.Duration) {
 // referee's whole GenMove (deadline, checks, recording, notifying both bots),
 // so the host's overhead is their difference.
 func BenchmarkRoundTrip(b *testing.B) {
-	l := newLoader(b)
 	ctx := context.Background()
-	bot, err := l.Start(ctx, "random", "random", map[string]string{"seed": "1"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer bot.Close()
-	if err := bot.NewGame(ctx, referee.Setup{Rules: engine.Connect4(), Color: engine.X}); err != nil {
-		b.Fatal(err)
-	}
+	bot := startRandom(b, newLoader(b))
 	b.Run("pipe-echo", func(b *testing.B) { benchPipeEcho(b) })
 	rpc, err := bot.client.Client()
 	if err != nil {
@@ -227,20 +220,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 		}
 		percentiles(b, ds)
 	})
-	b.Run("plugin-genmove", func(b *testing.B) {
-		ds := make([]time.Duration, 0, b.N)
-		for b.Loop() {
-			t0 := time.Now()
-			if _, err := bot.GenMove(ctx, referee.NewMoveRequest(engine.X, time.Now().Add(time.Second), 0, [2]time.Duration{})); err != nil {
-				b.Fatal(err)
-			}
-			ds = append(ds, time.Since(t0))
-			if err := bot.Undo(ctx); err != nil { // the bot played it; take it back (untimed)
-				b.Fatal(err)
-			}
-		}
-		percentiles(b, ds)
-	})
+	b.Run("plugin-genmove", func(b *testing.B) { genMoveRoundTrips(b, bot) })
 	b.Run("referee-genmove", func(b *testing.B) {
 		g := referee.New(engine.Connect4(), referee.Config{})
 		if err := g.Attach(ctx, engine.X, bot); err != nil {
@@ -324,16 +304,27 @@ func benchLaunch(b *testing.B, l *testLoader) {
 
 // benchGenMove times b.N plugin GenMove round trips (host→bot→host) of the
 // random bot started by l, each move taken back after.
-func benchGenMove(b *testing.B, l *testLoader) {
+func benchGenMove(b *testing.B, l *testLoader) { genMoveRoundTrips(b, startRandom(b, l)) }
+
+// startRandom starts the random bot by l (seed 1), closed at the end of
+// the benchmark, in a Connect-4 game as X.
+func startRandom(b *testing.B, l *testLoader) *Bot {
 	ctx := context.Background()
 	bot, err := l.Start(ctx, "random", "random", map[string]string{"seed": "1"})
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer bot.Close()
+	b.Cleanup(bot.Close)
 	if err := bot.NewGame(ctx, referee.Setup{Rules: engine.Connect4(), Color: engine.X}); err != nil {
 		b.Fatal(err)
 	}
+	return bot
+}
+
+// genMoveRoundTrips times b.N plugin GenMove round trips of bot, each move
+// taken back after (untimed).
+func genMoveRoundTrips(b *testing.B, bot *Bot) {
+	ctx := context.Background()
 	b.ReportAllocs()
 	ds := make([]time.Duration, 0, b.N)
 	for b.Loop() {

@@ -11,12 +11,7 @@ var sandboxModes = []procrun.SandboxMode{procrun.SandboxOff, procrun.SandboxAuto
 
 func sandboxLoader(t testing.TB, mode procrun.SandboxMode) *testLoader {
 	t.Helper()
-	l, err := newTestLoader(loaderConfig{Dirs: []string{binDir}, Containment: Containment{Sandbox: mode}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(l.Close)
-	return l
+	return loaderWith(t, loaderConfig{Containment: Containment{Sandbox: mode}})
 }
 
 // BenchmarkSandboxStart: a plugin bot's launch to ready (handshake and

@@ -29,31 +29,17 @@ func playOut(t *testing.T, g *referee.Game) {
 func TestVersion1BotPlays(t *testing.T) {
 	l := newLoader(t)
 	ctx := context.Background()
-	old, err := l.Start(ctx, "v1bot", "v1bot", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer old.Close()
-	cur, err := l.Start(ctx, "random", "random", map[string]string{"seed": "3"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cur.Close()
+	old := startBot(t, l, "v1bot", nil)
+	cur := startBot(t, l, "random", map[string]string{"seed": "3"})
 	if old.ProtocolVersion() != botapi.Version1 || cur.ProtocolVersion() != botapi.Version2 {
 		t.Fatalf("versions: v1bot %d, random %d", old.ProtocolVersion(), cur.ProtocolVersion())
 	}
 	for game := range 3 {
-		g := referee.New(engine.Connect4(), referee.Config{Clock: referee.Clock{MoveTime: 10 * time.Second}})
 		x, o := referee.Player(old), referee.Player(cur)
 		if game%2 == 1 {
 			x, o = o, x
 		}
-		if err := g.Attach(ctx, engine.X, x); err != nil {
-			t.Fatal(err)
-		}
-		if err := g.Attach(ctx, engine.O, o); err != nil {
-			t.Fatal(err)
-		}
+		g := connect4(t, referee.Clock{MoveTime: 10 * time.Second}, x, o)
 		playOut(t, g)
 		if rec := g.Record(); rec.Reason != record.ReasonWin && rec.Reason != record.ReasonDraw {
 			t.Errorf("game %d ended by %s: %s", game, rec.Reason, rec.Detail)
@@ -79,11 +65,7 @@ func TestBrokenSessionForfeits(t *testing.T) {
 	}
 	l := newLoader(t)
 	ctx := context.Background()
-	other, err := l.Start(ctx, "random", "random", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other := startBot(t, l, "random", nil)
 	for _, tc := range tests {
 		t.Run(tc.mode, func(t *testing.T) {
 			bad, err := l.Load(ctx, "badstream", "badstream", map[string]string{"mode": tc.mode})
@@ -91,13 +73,7 @@ func TestBrokenSessionForfeits(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer bad.Close()
-			g := referee.New(engine.Connect4(), referee.Config{Clock: referee.Clock{MoveTime: 10 * time.Second}})
-			if err := g.Attach(ctx, engine.X, bad); err != nil {
-				t.Fatal(err)
-			}
-			if err := g.Attach(ctx, engine.O, other); err != nil {
-				t.Fatal(err)
-			}
+			g := connect4(t, referee.Clock{MoveTime: 10 * time.Second}, bad, other)
 			var out referee.Outcome
 			for n := 0; ; n++ {
 				if out, err = g.GenMove(ctx, engine.X); err != nil {
@@ -120,10 +96,7 @@ func TestBrokenSessionForfeits(t *testing.T) {
 			}
 			t.Logf("%s: %s", tc.mode, rec.Detail)
 			// The other bot plays on.
-			g2 := referee.New(engine.Connect4(), referee.Config{Clock: referee.Clock{MoveTime: 10 * time.Second}})
-			if err := g2.Attach(ctx, engine.X, other); err != nil {
-				t.Fatal(err)
-			}
+			g2 := connect4(t, referee.Clock{MoveTime: 10 * time.Second}, other, nil)
 			if out, err := g2.GenMove(ctx, engine.X); err != nil || !out.Played {
 				t.Errorf("the other bot after the forfeit: %+v %v", out, err)
 			}
@@ -138,23 +111,7 @@ func TestSearchReportsInTheRecord(t *testing.T) {
 	ctx := context.Background()
 	// Without its opening book: a book move is searched by nobody (no
 	// nodes to report).
-	ab, err := l.Start(ctx, "alphabeta", "alphabeta", map[string]string{"book": "none"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ab.Close()
-	rnd, err := l.Start(ctx, "random", "random", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rnd.Close()
-	g := referee.New(engine.Connect4(), referee.Config{Clock: referee.Clock{MoveTime: 200 * time.Millisecond}})
-	if err := g.Attach(ctx, engine.X, ab); err != nil {
-		t.Fatal(err)
-	}
-	if err := g.Attach(ctx, engine.O, rnd); err != nil {
-		t.Fatal(err)
-	}
+	g := connect4(t, referee.Clock{MoveTime: 200 * time.Millisecond}, startBot(t, l, "alphabeta", map[string]string{"book": "none"}), startBot(t, l, "random", nil))
 	for range 2 {
 		for _, c := range []engine.Color{engine.X, engine.O} {
 			if out, err := g.GenMove(ctx, c); err != nil || !out.Played {

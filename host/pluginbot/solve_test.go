@@ -28,11 +28,7 @@ func TestSolveThroughTheContract(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.bot, func(t *testing.T) {
-			l, err := newTestLoader(loaderConfig{Dirs: []string{binDir}, Containment: Containment{Suspend: []string{tc.bot}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(l.Close)
+			l := loaderWith(t, loaderConfig{Containment: Containment{Suspend: []string{tc.bot}}})
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			b, err := l.Start(ctx, tc.bot, tc.bot, nil)

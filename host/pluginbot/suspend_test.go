@@ -54,11 +54,7 @@ func TestSuspendPluginBot(t *testing.T) {
 			if suspend {
 				cont.Suspend = []string{"spinner"}
 			}
-			l, err := newTestLoader(loaderConfig{Dirs: []string{binDir}, Containment: cont})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(l.Close)
+			l := loaderWith(t, loaderConfig{Containment: cont})
 			ctx := context.Background()
 			pidfile := filepath.Join(t.TempDir(), "child.pid")
 			b, err := l.Start(ctx, "spinner", "spinner", map[string]string{"pidfile": pidfile})

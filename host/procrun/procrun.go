@@ -146,14 +146,18 @@ func Start(ctx context.Context, cmd *exec.Cmd, cfg Config) (*Process, error) {
 		c.release()
 		return nil, fmt.Errorf("start %s: %w", cfg.Name, err)
 	}
-	go func() {
-		err := cmd.Wait()
-		p.mu.Lock()
-		p.waitErr = err
-		p.mu.Unlock()
-		close(p.exited)
-	}()
+	go p.reap()
 	return p, nil
+}
+
+// reap waits for the process to end, keeps what Wait returned and closes
+// exited.
+func (p *Process) reap() {
+	err := p.cmd.Wait()
+	p.mu.Lock()
+	p.waitErr = err
+	p.mu.Unlock()
+	close(p.exited)
 }
 
 // PID is the leader's process id.

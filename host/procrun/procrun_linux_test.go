@@ -70,13 +70,7 @@ func startWith(t *testing.T, mk func(Config) (container, error), cmd *exec.Cmd, 
 	if err := c.started(p.pid); err != nil {
 		t.Fatal(err)
 	}
-	go func() {
-		err := cmd.Wait()
-		p.mu.Lock()
-		p.waitErr = err
-		p.mu.Unlock()
-		close(p.exited)
-	}()
+	go p.reap()
 	t.Cleanup(func() { p.Kill() })
 	return p
 }

@@ -3,7 +3,6 @@ package recordfmt
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,10 +11,9 @@ import (
 	"testing"
 
 	"github.com/kinrow/kinrow/engine"
+	goldenfile "github.com/kinrow/kinrow/internal/golden"
 	"github.com/kinrow/kinrow/protocol/gomocup"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // loadGames reads testdata/games.jsonl as Games.
 func loadGames(t *testing.T) []*Game {
@@ -43,20 +41,7 @@ func loadGames(t *testing.T) []*Game {
 // golden compares got with testdata/name, rewriting it under -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file:\ngot:\n%s\nwant:\n%s", name, got, want)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got)
 }
 
 func TestGoldenFiles(t *testing.T) {

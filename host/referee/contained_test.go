@@ -17,13 +17,7 @@ func TestMoveRecordsCPU(t *testing.T) {
 	ctx := context.Background()
 	x := &refereetest.Player{Label: "x", Answer: refereetest.FirstLegal, Accounted: true, CPUPerMove: 30 * time.Millisecond}
 	o := &refereetest.Player{Label: "o", Answer: refereetest.FirstLegal}
-	g := referee.New(engine.Connect4(), referee.Config{})
-	if err := g.Attach(ctx, engine.X, x); err != nil {
-		t.Fatal(err)
-	}
-	if err := g.Attach(ctx, engine.O, o); err != nil {
-		t.Fatal(err)
-	}
+	g := attach(t, referee.Config{}, x, o)
 	for i := 0; i < 4; i++ {
 		c := []engine.Color{engine.X, engine.O}[i%2]
 		if out, err := g.GenMove(ctx, c); err != nil || !out.Played {
@@ -49,13 +43,7 @@ func TestFirstMoveCPUIsThisGames(t *testing.T) {
 	ctx := context.Background()
 	x := &refereetest.Player{Label: "x", Answer: refereetest.FirstLegal, Accounted: true, CPUPerMove: 30 * time.Millisecond, NewGameCPU: 90 * time.Second}
 	o := &refereetest.Player{Label: "o", Answer: refereetest.FirstLegal}
-	g := referee.New(engine.Connect4(), referee.Config{})
-	if err := g.Attach(ctx, engine.X, x); err != nil {
-		t.Fatal(err)
-	}
-	if err := g.Attach(ctx, engine.O, o); err != nil {
-		t.Fatal(err)
-	}
+	g := attach(t, referee.Config{}, x, o)
 	for game := 1; game <= 2; game++ {
 		if out, err := g.GenMove(ctx, engine.X); err != nil || !out.Played {
 			t.Fatalf("game %d: GenMove = %+v, %v", game, out, err)
@@ -79,10 +67,7 @@ func TestOverMemoryForfeit(t *testing.T) {
 	}
 	fp.Accounted, fp.OverMemory = true, true
 	x := fp
-	g := referee.New(engine.Connect4(), referee.Config{})
-	if err := g.Attach(ctx, engine.X, x); err != nil {
-		t.Fatal(err)
-	}
+	g := attach(t, referee.Config{}, x, nil)
 	if _, err := g.GenMove(ctx, engine.X); err != nil {
 		t.Fatal(err)
 	}

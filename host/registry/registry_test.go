@@ -2,7 +2,6 @@ package registry
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,46 +13,22 @@ import (
 	"github.com/kinrow/kinrow/host/botpath"
 	"github.com/kinrow/kinrow/host/procrun"
 	"github.com/kinrow/kinrow/internal/testbuild"
+	"github.com/kinrow/kinrow/internal/testproc"
 )
 
 // binDir holds the bots built by TestMain (test-only package state).
 var binDir string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "kinrow-registry-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binDir = dir
-	code := 1
-	if err := testbuild.Build(dir, "hang"); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-	} else if err := buildBroken(dir); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-	} else {
-		// The sandbox's init as kinrow runs it, from beside the host: a
-		// test binary has none beside it.
+	testbuild.Main(m, "kinrow-registry-", &binDir, func(dir string) error {
 		os.Setenv(procrun.BoxEnv, filepath.Join(dir, "kinrow-box"))
-		code = m.Run()
-	}
-	os.RemoveAll(dir)
-	os.Exit(code)
+		return testbuild.PluginBots(dir, brokenDir, "hang")
+	})
 }
 
 // brokenDir (under binDir) holds kinrow-bot-zzz, a bot that never
-// completes the plugin handshake (internal/testbots/sleeper), kept apart so
-// that only the tests that want it find it.
+// completes the plugin handshake (see testbuild.PluginBots).
 const brokenDir = "broken"
-
-func buildBroken(dir string) error {
-	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, brokenDir, "kinrow-bot-zzz"), "./internal/testbots/sleeper")
-	cmd.Dir = testbuild.Root()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("build the sleeper as kinrow-bot-zzz: %w\n%s", err, out)
-	}
-	return nil
-}
 
 func newRegistry(t testing.TB) *Registry {
 	t.Helper()
@@ -67,15 +42,7 @@ func newRegistry(t testing.TB) *Registry {
 
 // shortTemp is a temporary directory with a short path (unix sockets have
 // little room).
-func shortTemp(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "kr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
-}
+var shortTemp = testbuild.ShortTemp
 
 func TestDefaultIsStrongestThatPlays(t *testing.T) {
 	l := newRegistry(t)
@@ -174,12 +141,4 @@ func TestFirstGenmoveDoesNotWaitOnABrokenBot(t *testing.T) {
 }
 
 // alive reports whether process pid runs (a zombie does not).
-func alive(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || len(s) < i+3 || s[i+2] != 'Z'
-}
+var alive = testproc.Alive

@@ -2,7 +2,6 @@ package view
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"go/ast"
@@ -309,16 +308,8 @@ func TestHubSendsMatchEnd(t *testing.T) {
 // A viewer stopped (Ctrl-C on kinrow match --view) tells its pages the
 // match was stopped before the streams close.
 func TestServeStopSendsMatchEnd(t *testing.T) {
-	hub := NewHub()
-	s := New(Config{Hub: hub})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln) }()
-	events := openEvents(t, "http://"+ln.Addr().String())
+	url, cancel, done := serveInBackground(t)
+	events := openEvents(t, url)
 	next(t, events)
 	cancel()
 	if ev := next(t, events); ev.kind != "matchend" || !strings.Contains(ev.data, "stopped") {

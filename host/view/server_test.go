@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -98,22 +99,10 @@ func TestGamesListAndFilters(t *testing.T) {
 		for _, g := range l.Games {
 			got = append(got, g.N)
 		}
-		if !equalInts(got, tc.want) || l.Total != 5 || l.Live {
+		if !slices.Equal(got, tc.want) || l.Total != 5 || l.Live {
 			t.Errorf("GET /api/games%s = %v (total %d, live %v), want %v of 5", tc.query, got, l.Total, l.Live, tc.want)
 		}
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestGameAndSVG(t *testing.T) {
@@ -381,18 +370,26 @@ func TestHubDropsSlowSubscriber(t *testing.T) {
 	}
 }
 
-// Serve stops when its context ends, closing open event streams.
-func TestServeStops(t *testing.T) {
-	hub := NewHub()
-	s := New(Config{Hub: hub})
+// serveInBackground runs a viewer of an empty hub on a free local port
+// until cancel is called; done receives what Serve returned.
+func serveInBackground(t *testing.T) (url string, cancel context.CancelFunc, done <-chan error) {
+	t.Helper()
+	s := New(Config{Hub: NewHub()})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln) }()
-	resp, err := http.Get("http://" + ln.Addr().String() + "/api/events")
+	t.Cleanup(cancel)
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ctx, ln) }()
+	return "http://" + ln.Addr().String(), cancel, served
+}
+
+// Serve stops when its context ends, closing open event streams.
+func TestServeStops(t *testing.T) {
+	url, cancel, done := serveInBackground(t)
+	resp, err := http.Get(url + "/api/events")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/kinrow/kinrow/internal/testbuild"
+	"github.com/kinrow/kinrow/internal/testproc"
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
 
@@ -30,24 +32,13 @@ var binDir string
 var names = []string{"hang", "crash", "illegal", "junk", "junkafter", "late", "sleeper", "forker", "oldproto"}
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "kinrow-testbots-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binDir = dir
-	args := []string{"build", "-o", dir + string(filepath.Separator)}
-	for _, n := range names {
-		args = append(args, "./"+n)
-	}
-	code := 1
-	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build the test bots: %v\n%s", err, out)
-	} else {
-		code = m.Run()
-	}
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testbuild.Main(m, "kinrow-testbots-", &binDir, func(dir string) error {
+		var pkgs []string
+		for _, n := range names {
+			pkgs = append(pkgs, "./internal/testbots/"+n)
+		}
+		return testbuild.Packages(dir, pkgs...)
+	})
 }
 
 type bot struct {
@@ -110,10 +101,7 @@ func (b *bot) genmove(d time.Duration) (string, time.Duration, error) {
 }
 
 // alive reports whether pid runs (and is not a zombie).
-func alive(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	return err == nil && !strings.Contains(string(stat), ") Z ")
-}
+var alive = testproc.Alive
 
 func TestHelp(t *testing.T) {
 	for _, n := range names {

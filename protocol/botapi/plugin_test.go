@@ -28,6 +28,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/internal/testbuild"
+	"github.com/kinrow/kinrow/internal/testproc"
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
 
@@ -35,23 +37,10 @@ import (
 var binDir string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "kinrow-botapi-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binDir = dir
-	out, err := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
-		"../../bots/random", "../../internal/testbots/junk", "../../internal/testbots/oldproto",
-		"../../internal/testbots/crash", "../../internal/testbots/late").CombinedOutput()
-	code := 1
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "build the bots: %v\n%s", err, out)
-	} else {
-		code = m.Run()
-	}
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testbuild.Main(m, "kinrow-botapi-", &binDir, func(dir string) error {
+		return testbuild.Packages(dir, "./bots/random", "./internal/testbots/junk", "./internal/testbots/oldproto",
+			"./internal/testbots/crash", "./internal/testbots/late")
+	})
 }
 
 // devnullRunner runs a bot the way a host should: stdin /dev/null (go-plugin
@@ -467,8 +456,7 @@ func TestStartErrors(t *testing.T) {
 // waitExit waits up to 2 s for pid to be gone (or a zombie).
 func waitExit(pid int) error {
 	for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil || strings.Contains(string(stat), ") Z ") {
+		if !testproc.Alive(pid) {
 			return nil
 		}
 	}

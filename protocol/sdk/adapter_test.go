@@ -280,17 +280,7 @@ func TestAdapterSolve(t *testing.T) {
 		}
 		s.CloseSend()
 	}()
-	var got []botapi.SolveReply
-	for {
-		r, err := s.Recv()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, r)
-	}
+	got := recvAll(t, s)
 	if len(got) != 4 || got[0].ID != 1 || !got[0].Known || got[0].Score != 2 ||
 		got[1].ID != 2 || !strings.Contains(got[1].Error, "unknown rules") ||
 		got[2].ID != 3 || !strings.Contains(got[2].Error, "move 1 (9)") ||
@@ -399,14 +389,7 @@ func TestOverTheWire(t *testing.T) {
 	}
 	s.CloseSend()
 	var ids []uint64
-	for {
-		r, err := s.Recv()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, r := range recvAll(t, s) {
 		if !r.Known || r.Score != 1 {
 			t.Errorf("reply %+v", r)
 		}
@@ -414,6 +397,22 @@ func TestOverTheWire(t *testing.T) {
 	}
 	if !slices.Equal(ids, []uint64{10, 11, 12}) {
 		t.Errorf("reply ids %v", ids)
+	}
+}
+
+// recvAll reads s's replies to its end.
+func recvAll(t *testing.T, s botapi.SolveStream) []botapi.SolveReply {
+	t.Helper()
+	var got []botapi.SolveReply
+	for {
+		r, err := s.Recv()
+		if err == io.EOF {
+			return got
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r)
 	}
 }
 

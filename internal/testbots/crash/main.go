@@ -1,24 +1,13 @@
 package main
 
 import (
-	"context"
 	"os"
 
-	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/internal/testbots/tb"
-	"github.com/kinrow/kinrow/protocol/botapi"
 	"github.com/kinrow/kinrow/protocol/sdk"
 )
 
 func main() {
 	tb.Serve(tb.IntBot{Name: "crash", Option: "crash_after", Default: "0", Help: "good moves before crashing",
-		Player: func(left int64) sdk.Player {
-			return tb.PlayerFunc(func(_ context.Context, pos *engine.Position, _ func(botapi.Progress)) (engine.Move, error) {
-				if left <= 0 {
-					os.Exit(3)
-				}
-				left--
-				return tb.Legal(pos), nil
-			})
-		}})
+		Player: func(left int64) sdk.Player { return tb.After(left, func() { os.Exit(3) }) }})
 }

@@ -3,11 +3,8 @@
 package main
 
 import (
-	"context"
-
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/internal/testbots/tb"
-	"github.com/kinrow/kinrow/protocol/botapi"
 	"github.com/kinrow/kinrow/protocol/sdk"
 )
 
@@ -15,7 +12,7 @@ func main() {
 	tb.Serve(tb.IntBot{Name: "hog", Option: "mb_per_step", Default: "16", Help: "MiB allocated at a time",
 		Player: func(step int64) sdk.Player {
 			var keep [][]byte
-			return tb.PlayerFunc(func(context.Context, *engine.Position, func(botapi.Progress)) (engine.Move, error) {
+			return tb.Moves(func(*engine.Position) engine.Move {
 				for {
 					b := make([]byte, max(step, 1)<<20)
 					for i := range b {

@@ -28,25 +28,12 @@ func main() {
 	board := tb.NewBoard()
 	opts := attack.Options{}
 	attacked := false
-	r, w := gtp.NewReader(os.Stdin), gtp.NewWriter(os.Stdout)
-	for {
-		c, err := r.Next()
-		if err != nil {
-			return
-		}
-		if board.Handle(w, c) {
-			continue
-		}
+	board.Serve(os.Stdin, os.Stdout, nil, func(w *gtp.Writer, c gtp.Command) {
 		switch c.Name {
-		case "protocol_version":
-			w.Success(c, "2")
-		case "quit":
-			w.Success(c, "")
-			return
 		case "kinrow-option":
 			if len(c.Args) < 1 {
 				w.Failure(c, "syntax error")
-				continue
+				return
 			}
 			opts[c.Args[0]] = strings.Join(c.Args[1:], " ")
 			w.Success(c, "")
@@ -64,7 +51,7 @@ func main() {
 			legal := board.Pos.LegalMoves(nil)
 			if len(legal) == 0 {
 				w.Success(c, "resign")
-				continue
+				return
 			}
 			m := legal[0]
 			board.Pos.Play(m)
@@ -72,5 +59,5 @@ func main() {
 		default:
 			w.Failure(c, "unknown command")
 		}
-	}
+	})
 }

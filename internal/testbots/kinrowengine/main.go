@@ -29,61 +29,49 @@ func main() {
 	fmt.Fprintln(os.Stderr, "kinrowengine: ready, mode", *mode)
 	board := tb.NewBoard()
 	moves := 0
-	r, w := gtp.NewReader(os.Stdin), gtp.NewWriter(os.Stdout)
-	for {
-		c, err := r.Next()
-		if err != nil {
-			return
-		}
-		if log != nil {
-			fmt.Fprintln(log, strings.TrimSpace(c.Name+" "+strings.Join(c.Args, " ")))
-		}
-		if board.Handle(w, c) {
-			continue
-		}
+	var seen func(gtp.Command)
+	if log != nil {
+		seen = func(c gtp.Command) { fmt.Fprintln(log, strings.TrimSpace(c.Name+" "+strings.Join(c.Args, " "))) }
+	}
+	board.Serve(os.Stdin, os.Stdout, seen, func(w *gtp.Writer, c gtp.Command) {
 		switch c.Name {
-		case "protocol_version":
-			w.Success(c, "2")
-		case "quit":
-			w.Success(c, "")
-			return
 		case "kinrow-option", "kinrow-movetime":
 			w.Success(c, "")
 		case "genmove":
 			if moves >= *after {
 				switch *mode {
 				case "silent":
-					continue
+					return
 				case "junk":
 					fmt.Fprint(os.Stdout, "my move is 4\n\n")
-					continue
+					return
 				case "illegal":
 					w.Success(c, "999")
-					continue
+					return
 				case "crash":
 					os.Exit(3)
 				case "refuse":
 					w.Failure(c, "I do not want to")
-					continue
+					return
 				case "wordy":
 					w.Success(c, strings.Repeat("4", 1000))
-					continue
+					return
 				case "huge": // one answer line of 8 MiB
 					fmt.Fprintf(os.Stdout, "=%d %s\n\n", c.ID, strings.Repeat("4", 8<<20))
-					continue
+					return
 				case "long": // an answer of 30 lines of 60 KiB
 					fmt.Fprintf(os.Stdout, "=%d 4", c.ID)
 					for range 30 {
 						fmt.Fprintf(os.Stdout, "\n%s", strings.Repeat("x", 60<<10))
 					}
 					fmt.Fprint(os.Stdout, "\n\n")
-					continue
+					return
 				}
 			}
 			legal := board.Pos.LegalMoves(nil)
 			if len(legal) == 0 {
 				w.Success(c, "resign")
-				continue
+				return
 			}
 			m := legal[rand.IntN(len(legal))]
 			board.Pos.Play(m)
@@ -95,5 +83,5 @@ func main() {
 		default:
 			w.Failure(c, "unknown command")
 		}
-	}
+	})
 }

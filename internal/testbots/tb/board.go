@@ -1,6 +1,7 @@
 package tb
 
 import (
+	"io"
 	"strings"
 
 	"github.com/kinrow/kinrow/engine"
@@ -51,4 +52,33 @@ func (b *Board) Handle(w *gtp.Writer, c gtp.Command) bool {
 	}
 	w.Success(c, "")
 	return true
+}
+
+// Serve reads commands from in and answers them on out until quit or the
+// end of in: rules, play and undo (Handle), protocol_version (2) and quit
+// itself, every other command by answer. seen, if not nil, is shown every
+// command first.
+func (b *Board) Serve(in io.Reader, out io.Writer, seen func(gtp.Command), answer func(w *gtp.Writer, c gtp.Command)) {
+	r, w := gtp.NewReader(in), gtp.NewWriter(out)
+	for {
+		c, err := r.Next()
+		if err != nil {
+			return
+		}
+		if seen != nil {
+			seen(c)
+		}
+		if b.Handle(w, c) {
+			continue
+		}
+		switch c.Name {
+		case "protocol_version":
+			w.Success(c, "2")
+		case "quit":
+			w.Success(c, "")
+			return
+		default:
+			answer(w, c)
+		}
+	}
 }

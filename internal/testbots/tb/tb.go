@@ -99,3 +99,23 @@ func Serve(bot sdk.Bot) {
 	Limit(nil)
 	sdk.Serve(bot)
 }
+
+// Moves is a player whose move is a function of the position alone.
+func Moves(move func(pos *engine.Position) engine.Move) sdk.Player {
+	return PlayerFunc(func(_ context.Context, pos *engine.Position, _ func(botapi.Progress)) (engine.Move, error) {
+		return move(pos), nil
+	})
+}
+
+// After is a player that plays the first legal move left times and then
+// calls misbehave at every move (which is meant not to return: a crash, a
+// hang), playing the first legal move again if it does.
+func After(left int64, misbehave func()) sdk.Player {
+	return Moves(func(pos *engine.Position) engine.Move {
+		if left <= 0 {
+			misbehave()
+		}
+		left--
+		return Legal(pos)
+	})
+}
