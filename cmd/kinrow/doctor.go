@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kinrow/kinrow/host/botflags"
 	"github.com/kinrow/kinrow/host/botpath"
 	"github.com/kinrow/kinrow/host/procrun"
 )
@@ -40,7 +41,7 @@ func botsCommand(e env) *cobra.Command {
 	bots.AddCommand(newCommand("lock", "write the bots' SHA-256 lock file (docs/RELIABILITY.md)",
 		"Writes "+lockFile+" beside the bots found on $"+botpath.EnvVar+" and beside kinrow.", cobra.NoArgs,
 		func(c *cobra.Command, _ []string) error {
-			if err := writeLocks(e.stdout); err != nil {
+			if err := botflags.WriteLocks(e.stdout); err != nil {
 				return e.fail(c, 1, err)
 			}
 			return nil

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/host/botflags"
 	"github.com/kinrow/kinrow/host/botpath"
 )
 
@@ -106,12 +107,12 @@ func newCommand(use, short, long string, args cobra.PositionalArgs, run func(c *
 
 // serveCommand is kinrow [serve].
 func serveCommand(e env, use string) *cobra.Command {
-	var hf hostFlags
+	var hf botflags.Host
 	var rulesText, bot string
 	var movetime = defaultMoveTime
 	c := newCommand(use, "speak the text protocol on stdin/stdout (docs/PROTOCOL.md)", "", cobra.NoArgs,
 		func(c *cobra.Command, _ []string) error {
-			log, err := hf.logger(e.stderr)
+			log, err := hf.Logger(e.stderr)
 			if err != nil {
 				return e.bad(c, "%v", err)
 			}
@@ -124,7 +125,7 @@ func serveCommand(e env, use string) *cobra.Command {
 					return e.bad(c, "--bot: %v", err)
 				}
 			}
-			loader, err := hf.loader(log)
+			loader, err := hf.Loader(log)
 			if err != nil {
 				return e.fail(c, 1, err)
 			}
@@ -155,7 +156,7 @@ func serveCommand(e env, use string) *cobra.Command {
 			return nil
 		})
 	fs := c.Flags()
-	hf.addBots(fs, true)
+	hf.AddBots(fs, true)
 	fs.StringVar(&rulesText, "rules", "connect4", "the game at start: "+engine.RulesSyntax)
 	fs.StringVar(&bot, "bot", "", "default bot for a side with none loaded (default: the strongest installed that plays the rules)")
 	fs.DurationVar(&movetime, "movetime", movetime, "time per move (kinrow-movetime changes it)")
@@ -174,4 +175,36 @@ func version() string {
 		return bi.Main.Version
 	}
 	return "0.1.0-dev"
+}
+
+// usageError marks bad command-line input (exit 2).
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+// kinrowErrors makes c and its subcommands report errors as every kinrow
+// subcommand does (env.fail): "kinrow CMD: why" on stderr, exit status 2
+// for a usageError, 1 for any other.
+func kinrowErrors(e env, c *cobra.Command) *cobra.Command {
+	if run := c.RunE; run != nil {
+		c.RunE = func(c *cobra.Command, args []string) error {
+			err := run(c, args)
+			var u usageError
+			var code exitError
+			switch {
+			case err == nil:
+				return nil
+			case errors.As(err, &code): // said already
+				return err
+			case errors.As(err, &u):
+				return e.fail(c, exitUsage, u.err)
+			}
+			return e.fail(c, 1, err)
+		}
+	}
+	for _, sub := range c.Commands() {
+		kinrowErrors(e, sub)
+	}
+	return c
 }

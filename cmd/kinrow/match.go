@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/host/botflags"
 	"github.com/kinrow/kinrow/host/match"
 )
 
@@ -58,19 +59,19 @@ func (m *matchFlags) register(fs *pflag.FlagSet) {
 
 // matchCommand is kinrow match: flags to host/match.
 func matchCommand(e env) *cobra.Command {
-	var hf hostFlags
+	var hf botflags.Host
 	var m matchFlags
 	c := newCommand("match", "play automated matches and tournaments (docs/MATCHES.md)", matchLong, cobra.NoArgs,
 		func(c *cobra.Command, _ []string) error { return m.run(e, c, &hf) })
 	c.Example = matchExample
-	hf.addBots(c.Flags(), true)
+	hf.AddBots(c.Flags(), true)
 	m.register(c.Flags())
 	return c
 }
 
-func (m *matchFlags) run(e env, c *cobra.Command, hf *hostFlags) error {
+func (m *matchFlags) run(e env, c *cobra.Command, hf *botflags.Host) error {
 	progress := match.NewProgress(e.stderr, onTerminal(e.stderr))
-	log, err := hf.logger(progress.Log())
+	log, err := hf.Logger(progress.Log())
 	if err != nil {
 		return e.bad(c, "%v", err)
 	}
@@ -87,9 +88,9 @@ func (m *matchFlags) run(e env, c *cobra.Command, hf *hostFlags) error {
 	// --gomocup-tolerance reaches the engines only when given, so that a
 	// manifest's own tolerance key wins over the default otherwise.
 	if c.Flags().Changed("gomocup-tolerance") {
-		hf.gomocupTolerance = &m.gomocupTolerance
+		hf.GomocupTolerance = &m.gomocupTolerance
 	}
-	loader, err := hf.loader(log)
+	loader, err := hf.Loader(log)
 	if err != nil {
 		return e.fail(c, 1, err)
 	}
@@ -97,7 +98,7 @@ func (m *matchFlags) run(e env, c *cobra.Command, hf *hostFlags) error {
 	if err := checkMatchBots(e.ctx, loader, &cfg); err != nil {
 		return e.bad(c, "%v", err)
 	}
-	cfg.Grace, cfg.Loader, cfg.Logger = hf.grace, loader, log
+	cfg.Grace, cfg.Loader, cfg.Logger = hf.Grace, loader, log
 	if err := cfg.Validate(); err != nil {
 		return e.bad(c, "%v", err)
 	}

@@ -3,14 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kinrow/kinrow/bots/alphabeta/openings"
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/host/progress"
 )
 
 // newOpeningsCmd is `kinrow openings`: balanced openings for `kinrow match
@@ -40,48 +39,23 @@ its value. The same --seed gives the same openings.`,
 				return usageError{fmt.Errorf("--rules: %w", err)}
 			}
 			c.Rules = rules
-			if c.Plies < 0 || c.Plies >= rules.Cells() {
-				return usageError{fmt.Errorf("--plies %d: want 0..%d", c.Plies, rules.Cells()-1)}
+			if err := c.Check(); err != nil {
+				return usageError{err}
 			}
-			if c.N < 1 {
-				return usageError{fmt.Errorf("-n %d: want at least 1", c.N)}
-			}
-			if c.MaxAbsScore < 0 {
-				return usageError{fmt.Errorf("--max-abs-score %d: want 0 or more", c.MaxAbsScore)}
-			}
-			stderr := cmd.ErrOrStderr()
-			last := time.Now()
 			if !quiet {
+				r := progress.New(cmd.ErrOrStderr(), "openings", false, 5*time.Second)
 				c.Progress = func(found, tried int) {
-					if time.Since(last) >= 5*time.Second {
-						last = time.Now()
-						fmt.Fprintf(stderr, "openings: %d of %d found, %d candidates tried\n", found, c.N, tried)
-					}
+					r.Update(found, c.N, func() string { return fmt.Sprintf("openings: %d of %d found, %d candidates tried", found, c.N, tried) })
 				}
 			}
 			ops, err := openings.Generate(cmd.Context(), c)
 			if err != nil && !errors.Is(err, openings.ErrTooFew) {
 				return err
 			}
-			tooFew := err
-			var w io.Writer = cmd.OutOrStdout()
-			if out != "" {
-				f, err := os.Create(out)
-				if err != nil {
-					return fmt.Errorf("openings: %w", err)
-				}
-				defer f.Close()
-				w = f
-			}
-			if err := openings.Write(w, c, ops); err != nil {
+			if err := openings.WriteFile(out, cmd.OutOrStdout(), c, ops); err != nil {
 				return err
 			}
-			if f, ok := w.(*os.File); ok && out != "" {
-				if err := f.Close(); err != nil {
-					return fmt.Errorf("openings: %w", err)
-				}
-			}
-			return tooFew
+			return err // nil, or too few found
 		},
 	}
 	f := cmd.Flags()

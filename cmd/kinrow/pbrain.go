@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kinrow/kinrow/host/botflags"
 	"github.com/kinrow/kinrow/host/botpath"
 )
 
@@ -44,7 +44,7 @@ func brainOfExecutable(argv0 string) (bot string, ok bool) {
 // brainCommand is kinrow pbrain, or the whole of pbrain-kinrow[-NAME]
 // (use "pbrain-kinrow", --bot defaulting to NAME).
 func brainCommand(e env, use, bot string) *cobra.Command {
-	var hf hostFlags
+	var hf botflags.Host
 	var b brainFlags
 	c := newCommand(use, "be a Gomocup brain on stdin/stdout", pbrainLong, cobra.NoArgs,
 		func(c *cobra.Command, _ []string) error {
@@ -53,7 +53,7 @@ func brainCommand(e env, use, bot string) *cobra.Command {
 					return e.bad(c, "--bot: %v", err)
 				}
 			}
-			opts, err := keyValues(b.opts)
+			opts, err := botflags.Options(b.opts)
 			if err != nil {
 				return e.bad(c, "%v", err)
 			}
@@ -63,11 +63,11 @@ func brainCommand(e env, use, bot string) *cobra.Command {
 			if b.turn <= 0 {
 				return e.bad(c, "--turn %v: want a positive duration, e.g. 5s", b.turn)
 			}
-			log, err := hf.logger(e.stderr)
+			log, err := hf.Logger(e.stderr)
 			if err != nil {
 				return e.bad(c, "%v", err)
 			}
-			loader, err := hf.loader(log)
+			loader, err := hf.Loader(log)
 			if err != nil {
 				return e.fail(c, 1, err)
 			}
@@ -82,20 +82,7 @@ func brainCommand(e env, use, bot string) *cobra.Command {
 			}
 			return nil
 		})
-	hf.addBots(c.Flags(), false)
+	hf.AddBots(c.Flags(), false)
 	b.register(c.Flags(), bot)
 	return c
-}
-
-// keyValues reads --bot-opt KEY=VALUE options.
-func keyValues(list []string) (map[string]string, error) {
-	m := map[string]string{}
-	for _, o := range list {
-		k, v, found := strings.Cut(o, "=")
-		if !found || k == "" {
-			return nil, fmt.Errorf("--bot-opt %q: want KEY=VALUE", o)
-		}
-		m[k] = v
-	}
-	return m, nil
 }

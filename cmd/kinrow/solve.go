@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/host/botflags"
 	"github.com/kinrow/kinrow/host/solve"
 )
 
@@ -32,7 +33,7 @@ as it frees up; answers still come in input order.`
 
 // solveCommand is kinrow solve: flags to host/solve.
 func solveCommand(e env) *cobra.Command {
-	var hf hostFlags
+	var hf botflags.Host
 	var cfg solve.Config
 	var bot, rulesText string
 	var opts []string
@@ -44,7 +45,7 @@ func solveCommand(e env) *cobra.Command {
 			if cfg.Rules, err = engine.ParseRules(rulesText); err != nil {
 				return e.bad(c, "--rules: %v", err)
 			}
-			if cfg.Options, err = keyValues(opts); err != nil {
+			if cfg.Options, err = botflags.Options(opts); err != nil {
 				return e.bad(c, "%v", err)
 			}
 			if jobs < 1 || jobs > 64 {
@@ -56,11 +57,11 @@ func solveCommand(e env) *cobra.Command {
 				}
 				cfg.Options["threads"] = strconv.Itoa(threads)
 			}
-			log, err := hf.logger(e.stderr)
+			log, err := hf.Logger(e.stderr)
 			if err != nil {
 				return e.bad(c, "%v", err)
 			}
-			loader, err := hf.loader(log)
+			loader, err := hf.Loader(log)
 			if err != nil {
 				return e.fail(c, 1, err)
 			}
@@ -82,7 +83,7 @@ func solveCommand(e env) *cobra.Command {
 			return nil
 		})
 	fs := c.Flags()
-	hf.addBots(fs, true)
+	hf.AddBots(fs, true)
 	fs.StringVar(&bot, "bot", "alphabeta", "the bot that solves")
 	fs.StringVar(&rulesText, "rules", "connect4", "the game: "+engine.RulesSyntax)
 	fs.BoolVar(&cfg.Analyze, "analyze", false, "score every move of each position")

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/spf13/cobra"
 
+	"github.com/kinrow/kinrow/host/botflags"
 	"github.com/kinrow/kinrow/host/match"
 	"github.com/kinrow/kinrow/host/view"
 )
@@ -19,11 +20,11 @@ that replays the games of records files move by move. See docs/VIEWER.md.`
 // viewCommand is kinrow view. It starts no bot: of the host flags it takes
 // only --log-level.
 func viewCommand(e env) *cobra.Command {
-	var hf hostFlags
+	var hf botflags.Host
 	var listen string
 	c := newCommand("view [RECORDS.jsonl ...]", "replay records in a local web page (docs/VIEWER.md)", viewLong, cobra.ArbitraryArgs,
 		func(c *cobra.Command, files []string) error {
-			log, err := hf.logger(e.stderr)
+			log, err := hf.Logger(e.stderr)
 			if err != nil {
 				return e.bad(c, "%v", err)
 			}
@@ -45,7 +46,7 @@ func viewCommand(e env) *cobra.Command {
 			}
 			return nil
 		})
-	hf.addLog(c.Flags())
+	hf.AddLog(c.Flags())
 	c.Flags().StringVar(&listen, "listen", view.DefaultAddr, "address to serve the page on (HOST:PORT; port 0 picks a free one)")
 	return c
 }
