@@ -15,15 +15,16 @@ import (
 // newBookCmd is `kinrow book`: building and checking opening books
 // (bots/alphabeta/book, docs/BOTS.md).
 func newBookCmd() *cobra.Command {
-	cmd := &cobra.Command{
-		Use:           "book",
-		Short:         "build Connect-X opening books of exact scores for alphabeta",
-		SilenceUsage:  true,
-		SilenceErrors: true,
-	}
+	cmd := newCommand("book", "build Connect-X opening books of exact scores for alphabeta", "", nil, nil)
 	cmd.AddCommand(newBookBuildCmd())
 	return cmd
 }
+
+const bookBuildLong = `Solve every position of at most N stones (mirror images folded) with the
+exact solver and write the book to FILE (its format: bots/alphabeta/book).
+Every proven score is kept in FILE.journal as it comes: run the same command
+again after a stop and it resumes. The alphabeta bot reads a book with
+--bot-opt alphabeta:book=FILE.`
 
 func newBookBuildCmd() *cobra.Command {
 	var (
@@ -34,18 +35,8 @@ func newBookBuildCmd() *cobra.Command {
 		tt        int
 		quiet     bool
 	)
-	cmd := &cobra.Command{
-		Use:   "build --rules RULES --plies N --out FILE",
-		Short: "solve every position up to N plies and write the book",
-		Long: `Solve every position of at most N stones (mirror images folded) with the
-exact solver and write the book to FILE (its format: bots/alphabeta/book).
-Every proven score is kept in FILE.journal as it comes: run the same command
-again after a stop and it resumes. The alphabeta bot reads a book with
---bot-opt alphabeta:book=FILE.`,
-		Args:          cobra.NoArgs,
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+	cmd := newCommand("build --rules RULES --plies N --out FILE", "solve every position up to N plies and write the book", bookBuildLong, cobra.NoArgs,
+		func(cmd *cobra.Command, _ []string) error {
 			rules, err := engine.ParseRules(rulesText)
 			if err != nil {
 				return usageError{fmt.Errorf("--rules: %w", err)}
@@ -73,8 +64,7 @@ again after a stop and it resumes. The alphabeta bot reads a book with
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), built.Summary(rules))
 			return nil
-		},
-	}
+		})
 	f := cmd.Flags()
 	f.StringVar(&rulesText, "rules", "connect4", "the game: connect4 or connectx:RxCxK")
 	f.IntVar(&plies, "plies", 4, "every position of at most this many stones goes in the book")

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kinrow/kinrow/internal/testbuild"
 )
 
 // escapedAlive lists the escaper's children (their pids in
@@ -27,8 +29,7 @@ func escapedAlive(t *testing.T, tmp string) (all, alive []int) {
 			continue
 		}
 		all = append(all, pid)
-		stat, err := os.ReadFile("/proc/" + f + "/stat")
-		if err == nil && !strings.Contains(string(stat), ") Z ") {
+		if st := testbuild.ProcState(pid); st != "" && st != "Z" {
 			alive = append(alive, pid)
 		}
 	}
@@ -177,19 +178,9 @@ func TestEscaperPbrain(t *testing.T) {
 // the brain's stderr.
 func pbrainSession(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, func(string) string, *strings.Builder) {
 	t.Helper()
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	stderr := &strings.Builder{}
 	cmd.Stderr = &syncWriter{w: stderr}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	in, out := startPiped(t, cmd)
 	sc := bufio.NewScanner(out)
 	answer := func(line string) string {
 		t.Helper()
@@ -282,19 +273,9 @@ func TestPbrainHonoursMaxMemory(t *testing.T) {
 		t.Skipf("no cgroup memory controller here (%s)", c)
 	}
 	cmd := kinrowCmd(t, "pbrain", "--bot", "hog", "--log-level", "info")
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var stderr strings.Builder
 	cmd.Stderr = &syncWriter{w: &stderr}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	in, out := startPiped(t, cmd)
 	start := time.Now()
 	io.WriteString(in, "START 15\r\nINFO max_memory 67108864\r\nINFO timeout_turn 20000\r\nTURN 7,7\r\n")
 	sc := bufio.NewScanner(out)

@@ -12,6 +12,13 @@ import (
 	"github.com/kinrow/kinrow/host/progress"
 )
 
+const openingsLong = `Write N distinct openings of P plies (mirror images folded) whose value is
+within S of a draw, in the format kinrow match --openings reads. Connect-X
+openings are proven: exact scores from the shipped opening book or the
+exact solver (a position not proven within --solve-time is skipped); other
+rules are searched, not proven: alphabeta's search to --depth, S bounding
+its value. The same --seed gives the same openings.`
+
 // newOpeningsCmd is `kinrow openings`: balanced openings for `kinrow match
 // --openings` (bots/alphabeta/openings, docs/MATCHES.md).
 func newOpeningsCmd() *cobra.Command {
@@ -21,19 +28,8 @@ func newOpeningsCmd() *cobra.Command {
 		out       string
 		quiet     bool
 	)
-	cmd := &cobra.Command{
-		Use:   "openings --rules RULES --plies P --max-abs-score S -n N [--seed SEED] [--out FILE]",
-		Short: "write N distinct balanced openings (mirror images folded) for kinrow match --openings",
-		Long: `Write N distinct openings of P plies (mirror images folded) whose value is
-within S of a draw, in the format kinrow match --openings reads. Connect-X
-openings are proven: exact scores from the shipped opening book or the
-exact solver (a position not proven within --solve-time is skipped); other
-rules are searched, not proven: alphabeta's search to --depth, S bounding
-its value. The same --seed gives the same openings.`,
-		Args:          cobra.NoArgs,
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+	cmd := newCommand("openings --rules RULES --plies P --max-abs-score S -n N [--seed SEED] [--out FILE]", "write N distinct balanced openings (mirror images folded) for kinrow match --openings", openingsLong, cobra.NoArgs,
+		func(cmd *cobra.Command, _ []string) error {
 			rules, err := engine.ParseRules(rulesText)
 			if err != nil {
 				return usageError{fmt.Errorf("--rules: %w", err)}
@@ -56,8 +52,7 @@ its value. The same --seed gives the same openings.`,
 				return err
 			}
 			return err // nil, or too few found
-		},
-	}
+		})
 	f := cmd.Flags()
 	f.StringVar(&rulesText, "rules", "connect4", "the game (connect4, gomoku, connectx:RxCxK, mnk:RxCxK)")
 	f.IntVar(&c.Plies, "plies", 4, "moves of every opening")

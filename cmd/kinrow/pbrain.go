@@ -8,9 +8,11 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/kinrow/kinrow/host/botflags"
 	"github.com/kinrow/kinrow/host/botpath"
+	"github.com/kinrow/kinrow/host/pbrain"
 )
 
 const pbrainLong = `Speaks the brain side of the Gomocup protocol (Piskvork, Gomocup's judge) on
@@ -50,29 +52,26 @@ func brainCommand(e env, use, bot string) *cobra.Command {
 		func(c *cobra.Command, _ []string) error {
 			if b.bot != "" {
 				if err := botpath.ValidName(b.bot); err != nil {
-					return e.bad(c, "--bot: %v", err)
+					return bad("--bot: %v", err)
 				}
 			}
 			opts, err := botflags.Options(b.opts)
 			if err != nil {
-				return e.bad(c, "%v", err)
+				return usageError{err}
 			}
 			if b.margin <= 0 || b.margin > time.Minute {
-				return e.bad(c, "--margin %v: want a duration from 1ms to 1m, e.g. 200ms", b.margin)
+				return bad("--margin %v: want a duration from 1ms to 1m, e.g. 200ms", b.margin)
 			}
 			if b.turn <= 0 {
-				return e.bad(c, "--turn %v: want a positive duration, e.g. 5s", b.turn)
+				return bad("--turn %v: want a positive duration, e.g. 5s", b.turn)
 			}
-			log, err := hf.Logger(e.stderr)
+			log, loader, err := startLoader(&hf, e.stderr)
 			if err != nil {
-				return e.bad(c, "%v", err)
-			}
-			loader, err := hf.Loader(log)
-			if err != nil {
-				return e.fail(c, 1, err)
+				return err
 			}
 			defer loader.Close()
-			if err := brainSession(e.ctx, &b, opts, loader, log, e.stdin, e.stdout); err != nil {
+			cfg := pbrain.Config{Bot: b.bot, Options: opts, Margin: b.margin, DefaultTurn: b.turn, Version: version(), Loader: loader, Logger: log.Named("pbrain")}
+			if err := pbrain.New(cfg).Serve(e.ctx, e.stdin, e.stdout); err != nil {
 				if errors.Is(err, context.Canceled) {
 					log.Warn("interrupted: bots stopped")
 					return exitError(130)
@@ -85,4 +84,18 @@ func brainCommand(e env, use, bot string) *cobra.Command {
 	hf.AddBots(c.Flags(), false)
 	b.register(c.Flags(), bot)
 	return c
+}
+
+// brainFlags are kinrow pbrain's own flags.
+type brainFlags struct {
+	bot          string
+	opts         []string
+	margin, turn time.Duration
+}
+
+func (b *brainFlags) register(fs *pflag.FlagSet, bot string) {
+	fs.StringVar(&b.bot, "bot", bot, "the bot that plays (default: the strongest installed that plays the board)")
+	fs.StringArrayVar(&b.opts, "bot-opt", nil, "an option for the bot, `KEY=VALUE` (repeatable)")
+	fs.DurationVar(&b.margin, "margin", pbrain.DefaultMargin, "safety margin: the bot's deadline is the move's limit minus this, and the brain answers by the limit minus half of it")
+	fs.DurationVar(&b.turn, "turn", pbrain.DefaultTurn, "the move limit when the manager sends no INFO timeout_turn")
 }

@@ -43,39 +43,35 @@ func solveCommand(e env) *cobra.Command {
 		func(c *cobra.Command, _ []string) error {
 			var err error
 			if cfg.Rules, err = engine.ParseRules(rulesText); err != nil {
-				return e.bad(c, "--rules: %v", err)
+				return bad("--rules: %v", err)
 			}
 			if cfg.Options, err = botflags.Options(opts); err != nil {
-				return e.bad(c, "%v", err)
+				return usageError{err}
 			}
 			if jobs < 1 || jobs > 64 {
-				return e.bad(c, "--jobs %d: want 1 to 64 bot processes", jobs)
+				return bad("--jobs %d: want 1 to 64 bot processes", jobs)
 			}
 			if threads != 0 {
 				if threads < 1 || threads > 64 {
-					return e.bad(c, "--threads %d: want 1 to 64 threads per position", threads)
+					return bad("--threads %d: want 1 to 64 threads per position", threads)
 				}
 				cfg.Options["threads"] = strconv.Itoa(threads)
 			}
-			log, err := hf.Logger(e.stderr)
+			_, loader, err := startLoader(&hf, e.stderr)
 			if err != nil {
-				return e.bad(c, "%v", err)
-			}
-			loader, err := hf.Loader(log)
-			if err != nil {
-				return e.fail(c, 1, err)
+				return err
 			}
 			defer loader.Close()
 			ctx, cancel := context.WithCancel(e.ctx) // ends the streams on return
 			defer cancel()
-			streams, closeBots, err := solveStreams(ctx, loader, bot, jobs, cfg.Options)
+			streams, closeBots, err := solve.StartStreams(ctx, loader, bot, jobs, cfg.Options)
 			if err != nil {
-				return e.bad(c, "%v", err)
+				return usageError{err}
 			}
 			defer closeBots()
 			st, err := solve.Run(ctx, streams, cfg, e.stdin, e.stdout)
 			if err != nil {
-				return e.fail(c, 1, err)
+				return err
 			}
 			if stats {
 				st.Write(e.stderr, c.CommandPath())

@@ -1,7 +1,6 @@
 package botflags
 
 import (
-	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -12,12 +11,13 @@ import (
 // --bot-suspend alone or =true suspends every bot, =NAME,NAME those bots,
 // and a bad list is refused saying what is accepted.
 func TestSuspendFlag(t *testing.T) {
-	for _, tc := range []struct {
+	type suspendCase struct {
 		args  []string
 		all   bool
 		names []string
 		err   bool
-	}{
+	}
+	for _, tc := range []suspendCase{
 		{nil, false, nil, false},
 		{[]string{"--bot-suspend"}, true, nil, false},
 		{[]string{"--bot-suspend=true"}, true, nil, false},
@@ -27,7 +27,7 @@ func TestSuspendFlag(t *testing.T) {
 		{[]string{"--bot-suspend=../x"}, false, nil, true},
 	} {
 		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
-		fs.SetOutput(io.Discard)
+		fs.SetOutput(new(strings.Builder))
 		var c Contain
 		c.Register(fs)
 		err := fs.Parse(tc.args)

@@ -103,18 +103,11 @@ func start(t *testing.T, m *manifest.Manifest, display string, log hclog.Logger)
 // too for a process in a frozen cgroup (how the host suspends where
 // cgroups serve).
 func state(pid int) string {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return ""
-	}
-	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-	if len(f) == 0 {
-		return ""
-	}
-	if f[0] != "Z" && procrun.Frozen(pid) {
+	st := testbuild.ProcState(pid)
+	if st != "" && st != "Z" && procrun.Frozen(pid) {
 		return "T"
 	}
-	return f[0]
+	return st
 }
 
 func alive(pid int) bool { s := state(pid); return s != "" && s != "Z" }

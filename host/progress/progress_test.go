@@ -10,15 +10,13 @@ import (
 // long every only the last, done == total); a bar writes no line. With a
 // bar, a log line first clears the bar's line; after Finish it does not.
 func TestReporter(t *testing.T) {
-	for _, tc := range []struct {
+	type reporterCase struct {
 		bar   bool
 		every time.Duration
-		want  string
-	}{
-		{false, 0, "1/3\n2/3\n3/3\n"},
-		{false, time.Hour, "3/3\n"},
-		{true, 0, ""},
-	} {
+		want  string // the lines of three updates, without a bar
+	}
+	cases := []reporterCase{{false, 0, "1/3\n2/3\n3/3\n"}, {false, time.Hour, "3/3\n"}, {true, 0, ""}}
+	for _, tc := range cases {
 		var out strings.Builder
 		r := New(&out, "things", tc.bar, tc.every)
 		for done := 1; done <= 3; done++ {

@@ -1,0 +1,40 @@
+package testbuild
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// ProcStat returns the fields of /proc/PID/stat after the command name:
+// the state letter first (R, S, T, Z…), then the parent's pid, …; nil
+// once the process is gone (or where there is no /proc).
+func ProcStat(pid int) []string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	i := bytes.LastIndexByte(b, ')')
+	if err != nil || i < 0 {
+		return nil
+	}
+	return strings.Fields(string(b[i+1:]))
+}
+
+// ProcState is the state letter of pid (R, S, T, Z…), "" once it is gone.
+func ProcState(pid int) string {
+	if f := ProcStat(pid); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
+// ChromiumOrSkip returns a headless-capable Chromium (as Chromium finds
+// it), or skips the test saying how to get one.
+func ChromiumOrSkip(t testing.TB) string {
+	t.Helper()
+	p, ok := Chromium()
+	if !ok {
+		t.Skip("no Chromium on this machine: the browser tests skip (make test-browser installs Debian's chromium and runs them)")
+	}
+	return p
+}
