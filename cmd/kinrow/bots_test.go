@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -79,14 +80,25 @@ func TestBotsNeverForfeit(t *testing.T) {
 	checkNoBotProcesses(t)
 }
 
-// TestAlphabetaBeatsRandom: a 20-game Connect-4 match, every game won.
-func TestAlphabetaBeatsRandom(t *testing.T) {
+// TestBeatsRandom: alphabeta wins every game of a 20-game Connect-4 match
+// against random, pndb every game of a 10-game gomoku match.
+func TestBeatsRandom(t *testing.T) {
 	if testing.Short() {
-		t.Skip("20 games")
+		t.Skip("30 games")
 	}
-	sum := runMatch(t, "--rules", "connect4", "--bot", "alphabeta", "--bot", "random", "--games", "20",
-		"--concurrency", "2", "--movetime", "50ms")
-	checkWinsAll(t, sum, "alphabeta", 20)
+	for _, tc := range []struct {
+		bot, rules, movetime string
+		games                int
+	}{
+		{"alphabeta", "connect4", "50ms", 20},
+		{"pndb", "gomoku", "200ms", 10},
+	} {
+		t.Run(tc.bot, func(t *testing.T) {
+			sum := runMatch(t, "--rules", tc.rules, "--bot", tc.bot, "--bot", "random", "--games", fmt.Sprint(tc.games),
+				"--concurrency", "2", "--movetime", tc.movetime)
+			checkWinsAll(t, sum, tc.bot, tc.games)
+		})
+	}
 }
 
 // checkWinsAll checks that bot, side A of the match's one pairing, won every
