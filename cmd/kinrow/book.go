@@ -3,29 +3,28 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/kinrow/kinrow/bots/alphabeta/book"
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/host/progress"
 )
 
 // newBookCmd is `kinrow book`: building and checking opening books
 // (bots/alphabeta/book, docs/BOTS.md).
 func newBookCmd() *cobra.Command {
-	cmd := &cobra.Command{
-		Use:           "book",
-		Short:         "build Connect-X opening books of exact scores for alphabeta",
-		SilenceUsage:  true,
-		SilenceErrors: true,
-	}
+	cmd := newCommand("book", "build Connect-X opening books of exact scores for alphabeta", "", nil, nil)
 	cmd.AddCommand(newBookBuildCmd())
 	return cmd
 }
+
+const bookBuildLong = `Solve every position of at most N stones (mirror images folded) with the
+exact solver and write the book to FILE (its format: bots/alphabeta/book).
+Every proven score is kept in FILE.journal as it comes: run the same command
+again after a stop and it resumes. The alphabeta bot reads a book with
+--bot-opt alphabeta:book=FILE.`
 
 func newBookBuildCmd() *cobra.Command {
 	var (
@@ -36,77 +35,36 @@ func newBookBuildCmd() *cobra.Command {
 		tt        int
 		quiet     bool
 	)
-	cmd := &cobra.Command{
-		Use:   "build --rules RULES --plies N --out FILE",
-		Short: "solve every position up to N plies and write the book",
-		Long: `Solve every position of at most N stones (mirror images folded) with the
-exact solver and write the book to FILE (its format: bots/alphabeta/book).
-Every proven score is kept in FILE.journal as it comes: run the same command
-again after a stop and it resumes. The alphabeta bot reads a book with
---bot-opt alphabeta:book=FILE.`,
-		Args:          cobra.NoArgs,
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+	cmd := newCommand("build --rules RULES --plies N --out FILE", "solve every position up to N plies and write the book", bookBuildLong, cobra.NoArgs,
+		func(cmd *cobra.Command, _ []string) error {
 			rules, err := engine.ParseRules(rulesText)
 			if err != nil {
 				return usageError{fmt.Errorf("--rules: %w", err)}
 			}
-			if !rules.Gravity() || rules.Line != engine.Freestyle {
-				return usageError{fmt.Errorf("--rules %s: books are for freestyle Connect-X (connect4, connectx:RxCxK)", rules)}
-			}
-			g := book.Geometry{Rows: rules.Rows, Cols: rules.Cols, K: rules.K}
-			if err := g.Check(); err != nil {
-				return usageError{fmt.Errorf("--rules %s: %w", rules, err)}
-			}
-			if plies < 0 || plies > rules.Cells() {
-				return usageError{fmt.Errorf("--plies %d: want 0..%d", plies, rules.Cells())}
+			g, err := book.GeometryOf(rules, plies)
+			if err != nil {
+				return usageError{err}
 			}
 			if out == "" {
 				return usageError{errors.New("--out FILE is required")}
 			}
-			stderr := cmd.ErrOrStderr()
-			var bar *progressbar.ProgressBar
-			if f, ok := stderr.(*os.File); ok && !quiet && term.IsTerminal(int(f.Fd())) {
-				bar = progressbar.NewOptions(1, progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),
-					progressbar.OptionSetDescription("positions"), progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
-			}
+			bar := progress.New(cmd.ErrOrStderr(), "positions", !quiet && onTerminal(cmd.ErrOrStderr()), 10*time.Second)
 			start := time.Now()
-			last := time.Time{}
-			b, err := book.Build(cmd.Context(), book.Options{
-				Geometry: g, Plies: plies, Jobs: jobs, TTMiB: tt, Journal: out + ".journal",
+			built, err := book.BuildFile(cmd.Context(), book.Options{Geometry: g, Plies: plies, Jobs: jobs, TTMiB: tt,
 				Progress: func(done, total int) {
-					switch {
-					case bar != nil:
-						bar.ChangeMax(total)
-						_ = bar.Set(done)
-					case !quiet && (done == total || time.Since(last) >= 10*time.Second):
-						last = time.Now()
-						fmt.Fprintf(stderr, "book: %d/%d positions of %d plies solved (%s)\n", done, total, plies, time.Since(start).Round(time.Second))
+					if !quiet {
+						bar.Update(done, total, func() string {
+							return fmt.Sprintf("book: %d/%d positions of %d plies solved (%s)", done, total, plies, time.Since(start).Round(time.Second))
+						})
 					}
-				},
-			})
-			if bar != nil {
-				_ = bar.Finish()
-			}
+				}}, out)
+			bar.Finish()
 			if err != nil {
 				return err
 			}
-			if err := b.WriteFile(out); err != nil {
-				return err
-			}
-			if err := os.Remove(out + ".journal"); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return fmt.Errorf("book: %w", err)
-			}
-			st, err := os.Stat(out)
-			if err != nil {
-				return fmt.Errorf("book: %w", err)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s: %s, %d positions up to %d plies, %d bytes, built in %s\n",
-				out, rules, b.Len(), plies, st.Size(), time.Since(start).Round(time.Millisecond))
+			fmt.Fprintln(cmd.OutOrStdout(), built.Summary(rules))
 			return nil
-		},
-	}
+		})
 	f := cmd.Flags()
 	f.StringVar(&rulesText, "rules", "connect4", "the game: connect4 or connectx:RxCxK")
 	f.IntVar(&plies, "plies", 4, "every position of at most this many stones goes in the book")
@@ -115,33 +73,4 @@ again after a stop and it resumes. The alphabeta bot reads a book with
 	f.IntVar(&tt, "tt", 0, "each solver's table size in MiB (default 64)")
 	f.BoolVar(&quiet, "quiet", false, "no progress on stderr")
 	return cmd
-}
-
-// usageError marks bad command-line input (exit 2).
-type usageError struct{ err error }
-
-func (u usageError) Error() string { return u.err.Error() }
-func (u usageError) Unwrap() error { return u.err }
-
-// kinrowErrors makes c and its subcommands report errors as every kinrow
-// subcommand does (env.fail): "kinrow CMD: why" on stderr, exit status 2
-// for a usageError, 1 for any other.
-func kinrowErrors(e env, c *cobra.Command) *cobra.Command {
-	if run := c.RunE; run != nil {
-		c.RunE = func(c *cobra.Command, args []string) error {
-			err := run(c, args)
-			var u usageError
-			switch {
-			case err == nil:
-				return nil
-			case errors.As(err, &u):
-				return e.fail(c, exitUsage, u.err)
-			}
-			return e.fail(c, 1, err)
-		}
-	}
-	for _, sub := range c.Commands() {
-		kinrowErrors(e, sub)
-	}
-	return c
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,23 +13,6 @@ import (
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/match"
 )
-
-// kinrowRun runs bin/kinrow with args and returns its stdout, stderr and
-// exit status.
-func kinrowRun(t *testing.T, args ...string) (string, string, int) {
-	t.Helper()
-	cmd := exec.Command(filepath.Join(binDir, "kinrow"), args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), code
-}
 
 // kinrow book build writes a book whose every entry is the solver's score
 // of its position, and leaves no journal behind; bad input exits 2.

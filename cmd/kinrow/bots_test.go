@@ -3,12 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"slices"
+	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/spf13/pflag"
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/botpath"
@@ -86,14 +83,25 @@ func TestBotsNeverForfeit(t *testing.T) {
 	checkNoBotProcesses(t)
 }
 
-// TestAlphabetaBeatsRandom: a 20-game Connect-4 match, every game won.
-func TestAlphabetaBeatsRandom(t *testing.T) {
+// TestBeatsRandom: alphabeta wins every game of a 20-game Connect-4 match
+// against random, pndb every game of a 10-game gomoku match.
+func TestBeatsRandom(t *testing.T) {
 	if testing.Short() {
-		t.Skip("20 games")
+		t.Skip("30 games")
 	}
-	sum := runMatch(t, "--rules", "connect4", "--bot", "alphabeta", "--bot", "random", "--games", "20",
-		"--concurrency", "2", "--movetime", "50ms", "--grace", "1s")
-	checkWinsAll(t, sum, "alphabeta", 20)
+	for _, tc := range []struct {
+		bot, rules, movetime string
+		games                int
+	}{
+		{"alphabeta", "connect4", "50ms", 20},
+		{"pndb", "gomoku", "200ms", 10},
+	} {
+		t.Run(tc.bot, func(t *testing.T) {
+			sum := runMatch(t, "--rules", tc.rules, "--bot", tc.bot, "--bot", "random", "--games", fmt.Sprint(tc.games),
+				"--concurrency", "2", "--movetime", tc.movetime, "--grace", "1s")
+			checkWinsAll(t, sum, tc.bot, tc.games)
+		})
+	}
 }
 
 // checkWinsAll checks that bot, side A of the match's one pairing, won every
@@ -120,43 +128,6 @@ func checkWinsAll(t *testing.T, sum matchSummary, bot string, games int) {
 	}
 	if p.Wins+timeouts != games {
 		t.Errorf("%s won %d of %d (draws %d, losses %d, of them %d on time)", bot, p.Wins, games, p.Draws, p.Loss, timeouts)
-	}
-}
-
-func TestSuspendFlag(t *testing.T) {
-	for _, tc := range []struct {
-		args  []string
-		all   bool
-		names []string
-		err   bool
-	}{
-		{nil, false, nil, false},
-		{[]string{"--bot-suspend"}, true, nil, false},
-		{[]string{"--bot-suspend=true"}, true, nil, false},
-		{[]string{"--bot-suspend=alphabeta,random"}, false, []string{"alphabeta", "random"}, false},
-		{[]string{"--bot-suspend=random", "--bot-suspend=false"}, false, nil, false},
-		{[]string{"--bot-suspend=a,,b"}, false, nil, true},
-		{[]string{"--bot-suspend=../x"}, false, nil, true},
-	} {
-		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		var c containFlags
-		c.register(fs)
-		err := fs.Parse(tc.args)
-		if (err != nil) != tc.err {
-			t.Errorf("%q: error %v, want error %v", tc.args, err, tc.err)
-			continue
-		}
-		if tc.err {
-			if !strings.Contains(err.Error(), "bot names separated by commas") {
-				t.Errorf("%q: error %v does not say what is accepted", tc.args, err)
-			}
-			continue
-		}
-		got := c.containment()
-		if got.SuspendAll != tc.all || !slices.Equal(got.Suspend, tc.names) {
-			t.Errorf("%q: SuspendAll %v Suspend %q, want %v %q", tc.args, got.SuspendAll, got.Suspend, tc.all, tc.names)
-		}
 	}
 }
 

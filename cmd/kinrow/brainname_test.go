@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kinrow/kinrow/internal/testbuild"
 )
 
 func TestBrainOfExecutable(t *testing.T) {
@@ -32,16 +34,7 @@ func TestBrainOfExecutable(t *testing.T) {
 }
 
 // copyFile copies an executable.
-func copyFile(t *testing.T, from, to string) {
-	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
-}
+func copyFile(t *testing.T, from, to string) { testbuild.CopyExecutable(t, from, to) }
 
 // TestNamedBrain copies kinrow as pbrain-kinrow-random beside the random
 // bot, as make does, and plays through pipes: the copy is a Gomocup brain

@@ -14,6 +14,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kinrow/kinrow/internal/testbuild"
+	"github.com/kinrow/kinrow/internal/testproc"
 )
 
 // escapedAlive lists the escaper's children (their pids in
@@ -27,8 +30,7 @@ func escapedAlive(t *testing.T, tmp string) (all, alive []int) {
 			continue
 		}
 		all = append(all, pid)
-		stat, err := os.ReadFile("/proc/" + f + "/stat")
-		if err == nil && !strings.Contains(string(stat), ") Z ") {
+		if st := testproc.State(pid); st != "" && st != "Z" {
 			alive = append(alive, pid)
 		}
 	}
@@ -81,19 +83,12 @@ func TestEscaperLeavesNothing(t *testing.T) {
 		})
 		t.Run(how+"/forfeit", func(t *testing.T) {
 			h := startHost(t, "--sandbox=off", "--grace", "100ms")
-			h.ok("rules tictactoe")
 			// Time for the escape itself on a loaded machine, then the
 			// timeout.
-			h.ok("kinrow-movetime 500")
-			h.ok("kinrow-load o escaper how=" + how + " mode=hang")
-			h.ok("play x b2")
-			start := time.Now()
-			if got := h.ok("genmove o"); got != "resign" {
-				t.Fatalf("genmove o = %q, want resign (a timeout)", got)
-			}
+			took := h.oForfeits("500", "escaper how="+how+" mode=hang")
 			// The host waited 3 s on go-plugin for the pipes the
 			// escaped child held (3.2 s a forfeit at movetime 100 ms).
-			if took := time.Since(start); took > 3*time.Second {
+			if took > 3*time.Second {
 				t.Errorf("the forfeit took %v", took)
 			}
 			waitNoEscaped(t, h.tmp, "after the forfeit")
@@ -177,19 +172,9 @@ func TestEscaperPbrain(t *testing.T) {
 // the brain's stderr.
 func pbrainSession(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, func(string) string, *strings.Builder) {
 	t.Helper()
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	stderr := &strings.Builder{}
 	cmd.Stderr = &syncWriter{w: stderr}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	in, out := startPiped(t, cmd)
 	sc := bufio.NewScanner(out)
 	answer := func(line string) string {
 		t.Helper()
@@ -256,15 +241,7 @@ func TestBotMemoryCap(t *testing.T) {
 		t.Skipf("no cgroup memory controller here (%s)", c)
 	}
 	h := startHost(t, "--bot-memory", "64M")
-	h.ok("rules tictactoe")
-	h.ok("kinrow-movetime 20000")
-	h.ok("kinrow-load o hog")
-	h.ok("play x b2")
-	start := time.Now()
-	if got := h.ok("genmove o"); got != "resign" {
-		t.Fatalf("genmove o = %q, want resign", got)
-	}
-	if took := time.Since(start); took > 15*time.Second {
+	if took := h.oForfeits("20000", "hog"); took > 15*time.Second {
 		t.Errorf("the hog was stopped after %v: not by its cap", took)
 	}
 	res := h.ok("kinrow-result")
@@ -282,19 +259,9 @@ func TestPbrainHonoursMaxMemory(t *testing.T) {
 		t.Skipf("no cgroup memory controller here (%s)", c)
 	}
 	cmd := kinrowCmd(t, "pbrain", "--bot", "hog", "--log-level", "info")
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var stderr strings.Builder
 	cmd.Stderr = &syncWriter{w: &stderr}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	in, out := startPiped(t, cmd)
 	start := time.Now()
 	io.WriteString(in, "START 15\r\nINFO max_memory 67108864\r\nINFO timeout_turn 20000\r\nTURN 7,7\r\n")
 	sc := bufio.NewScanner(out)
@@ -496,14 +463,7 @@ func TestBotSuspendStopsThinkingOnOpponentsTime(t *testing.T) {
 	h.ok("kinrow-load o spinner pidfile=" + pidfile)
 	h.ok("play x b2")
 	h.ok("genmove o")
-	b, err := os.ReadFile(pidfile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	child, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	child := testbuild.ReadPid(t, pidfile)
 	// Suspended at most 100 ms after its answer (its busy goroutine never
 	// lets it go idle): wait well past that, then watch it for a second.
 	time.Sleep(500 * time.Millisecond)
@@ -544,14 +504,7 @@ func TestPbrainBotSuspend(t *testing.T) {
 		if i > 0 {
 			continue
 		}
-		b, err := os.ReadFile(pidfile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		child, err := strconv.Atoi(strings.TrimSpace(string(b)))
-		if err != nil {
-			t.Fatal(err)
-		}
+		child := testbuild.ReadPid(t, pidfile)
 		time.Sleep(500 * time.Millisecond) // suspended at most 100 ms after its answer
 		c0, ok := procCPU(child)
 		if !ok {
@@ -567,4 +520,20 @@ func TestPbrainBotSuspend(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("kinrow pbrain: %v\n%s", err, stderr.String())
 	}
+}
+
+// oForfeits plays tictactoe at movetime ms against bot (NAME and options)
+// as o, which must resign (forfeit) its first move; it returns how long
+// that move took.
+func (h *host) oForfeits(movetime, bot string) time.Duration {
+	h.t.Helper()
+	h.ok("rules tictactoe")
+	h.ok("kinrow-movetime " + movetime)
+	h.ok("kinrow-load o " + bot)
+	h.ok("play x b2")
+	start := time.Now()
+	if got := h.ok("genmove o"); got != "resign" {
+		h.t.Fatalf("genmove o = %q, want resign (a forfeit)", got)
+	}
+	return time.Since(start)
 }

@@ -6,8 +6,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kinrow/kinrow/host/botflags"
 	"github.com/kinrow/kinrow/host/botpath"
 	"github.com/kinrow/kinrow/host/procrun"
+	"github.com/kinrow/kinrow/host/registry"
 )
 
 // doctorCommand is kinrow doctor: how bots are contained on this machine.
@@ -36,14 +38,11 @@ func yesNo(b bool) string { return map[bool]string{true: "yes", false: "no"}[b] 
 // botsCommand is kinrow bots lock.
 func botsCommand(e env) *cobra.Command {
 	bots := &cobra.Command{Use: "bots", Short: "manage the installed bots", Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return e.bad(c, "want a subcommand: kinrow bots lock") }}
+		RunE: func(c *cobra.Command, _ []string) error { return bad("want a subcommand: kinrow bots lock") }}
 	bots.AddCommand(newCommand("lock", "write the bots' SHA-256 lock file (docs/RELIABILITY.md)",
-		"Writes "+lockFile+" beside the bots found on $"+botpath.EnvVar+" and beside kinrow.", cobra.NoArgs,
+		"Writes "+registry.LockFile+" beside the bots found on $"+botpath.EnvVar+" and beside kinrow.", cobra.NoArgs,
 		func(c *cobra.Command, _ []string) error {
-			if err := writeLocks(e.stdout); err != nil {
-				return e.fail(c, 1, err)
-			}
-			return nil
+			return botflags.WriteLocks(e.stdout)
 		}))
 	return bots
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
 	"github.com/kinrow/kinrow/internal/testbuild"
+	"github.com/kinrow/kinrow/internal/testproc"
 	"github.com/kinrow/kinrow/protocol/gtp"
 )
 
@@ -57,38 +58,25 @@ type host struct {
 
 func startHost(t *testing.T, args ...string) *host {
 	t.Helper()
-	tmp, err := os.MkdirTemp("", "ke") // short: unix socket paths are limited
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(tmp) })
-	cmd := exec.Command(filepath.Join(binDir, "kinrow"), append([]string{"--log-level", "debug"}, args...)...)
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "KINROW_BOT_PATH=", "KINROW_LOG=", "KINROW_E2E="+binDir)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	return startHostIn(t, "", func() {}, args...)
+}
+
+// startHostIn runs bin/kinrow serve with the bots of botPath ("": those
+// beside it); at the end, after its stdin closes, it checks that no bot
+// process is left and runs leftover for more checks.
+func startHostIn(t *testing.T, botPath string, leftover func(), args ...string) *host {
+	t.Helper()
+	tmp := shortTempDir(t, "ke")
+	cmd := kinrowIn(tmp, botPath, "", append([]string{"--log-level", "debug"}, args...)...)
 	var stderr strings.Builder
 	cmd.Stderr = &syncWriter{w: &stderr}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	in, out := startPiped(t, cmd)
 	h := &host{t: t, cmd: cmd, in: in, client: gtp.NewClient(in, out), stderr: &stderr, tmp: tmp}
 	t.Cleanup(func() {
 		in.Close()
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			t.Errorf("kinrow did not exit after its stdin closed")
-		}
+		waitOrKill(t, cmd, waited(cmd), "kinrow")
 		checkNoBotProcesses(t)
+		leftover()
 		if t.Failed() {
 			t.Logf("kinrow stderr:\n%s", stderr.String())
 		}
@@ -141,30 +129,41 @@ func (h *host) fail(line, want string) {
 	}
 }
 
-// botProcesses lists the live processes whose executable is in binDir and
-// is a bot, plus any "sleep 300" child a forking bot left.
-func botProcesses() []string {
+// liveProcesses lists, as "PID ARGS…" (and " (in DIR)" when where gives a
+// DIR), the live processes but this one that keep selects by their pid
+// and command line; zombies are dead already and left out.
+func liveProcesses(keep func(pid int, args []string) (where string, ok bool)) []string {
 	var found []string
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
+		if err != nil || pid == os.Getpid() {
 			continue
 		}
 		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 		args := strings.Split(string(cmdline), "\x00")
-		env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-		ours := strings.Contains(string(env), "KINROW_E2E="+binDir) // not another package's test
-		if strings.HasPrefix(args[0], filepath.Join(binDir, "kinrow-bot-")) ||
-			(ours && len(args) > 1 && filepath.Base(args[0]) == "sleep" && args[1] == "300") {
-			stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-			if strings.Contains(string(stat), ") Z ") {
-				continue // a zombie is already dead
-			}
-			found = append(found, fmt.Sprintf("%d %s", pid, strings.Join(args, " ")))
+		where, ok := keep(pid, args)
+		if st := testproc.State(pid); !ok || st == "" || st == "Z" {
+			continue
 		}
+		line := fmt.Sprintf("%d %s", pid, strings.Join(args, " "))
+		if where != "" {
+			line += " (in " + where + ")"
+		}
+		found = append(found, line)
 	}
 	return found
+}
+
+// botProcesses lists the live processes whose executable is in binDir and
+// is a bot, plus any "sleep 300" child a forking bot left.
+func botProcesses() []string {
+	return liveProcesses(func(pid int, args []string) (string, bool) {
+		env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+		ours := strings.Contains(string(env), "KINROW_E2E="+binDir) // not another package's test
+		return "", strings.HasPrefix(args[0], filepath.Join(binDir, "kinrow-bot-")) ||
+			(ours && len(args) > 1 && filepath.Base(args[0]) == "sleep" && args[1] == "300")
+	})
 }
 
 // childBot returns the pid of the one bot process whose parent is host.
@@ -173,9 +172,7 @@ func childBot(t *testing.T, host int) int {
 	var found []int
 	for _, p := range botProcesses() {
 		pid, _ := strconv.Atoi(strings.Fields(p)[0])
-		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		if len(f) > 1 && f[1] == strconv.Itoa(host) {
+		if f := testproc.Stat(pid); len(f) > 1 && f[1] == strconv.Itoa(host) {
 			found = append(found, pid)
 		}
 	}
@@ -192,11 +189,10 @@ func waitStopped(t *testing.T, pid int) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
-			t.Fatalf("process %d: %v", pid, err)
-		}
-		if f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:])); len(f) > 0 && f[0] == "T" {
+		switch testproc.State(pid) {
+		case "":
+			t.Fatalf("process %d is gone", pid)
+		case "T":
 			return
 		}
 		if time.Now().After(deadline) {
@@ -208,18 +204,7 @@ func waitStopped(t *testing.T, pid int) {
 
 func checkNoBotProcesses(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		left := botProcesses()
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("bot processes left running: %v", left)
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	checkNoneLeft(t, "bot processes", 3*time.Second, botProcesses)
 }
 
 // playGame plays a whole game: the controller plays x with the first legal

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -16,7 +15,7 @@ import (
 
 	"github.com/kinrow/kinrow/engine/record"
 	"github.com/kinrow/kinrow/internal/testbuild"
-	"github.com/kinrow/kinrow/protocol/gtp"
+	"github.com/kinrow/kinrow/internal/testproc"
 )
 
 // engineDir holds the test engines (gomocupbrain, kinrowengine), built once
@@ -69,56 +68,21 @@ func brainManifest(t *testing.T, rules string, args ...string) string {
 // engineProcesses lists live processes that run a program from one of dirs
 // or run in one of dirs (the engines' working directories).
 func engineProcesses(dirs ...string) []string {
-	var found []string
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-		args := strings.Split(string(cmdline), "\x00")
+	return liveProcesses(func(pid int, args []string) (string, bool) {
 		cwd, _ := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid))
 		for _, d := range dirs {
 			if strings.HasPrefix(args[0], d+"/") || cwd == d {
-				if procState(pid) != "Z" && procState(pid) != "" {
-					found = append(found, fmt.Sprintf("%d %s (in %s)", pid, strings.Join(args, " "), cwd))
-				}
-				break
+				return cwd, true
 			}
 		}
-	}
-	return found
-}
-
-// procState is the state letter of pid (R, S, T, Z…), "" if it is gone.
-func procState(pid int) string {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return ""
-	}
-	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-	if len(f) == 0 {
-		return ""
-	}
-	return f[0]
+		return "", false
+	})
 }
 
 // checkNoEngineProcesses waits a little for the engines to be gone.
 func checkNoEngineProcesses(t *testing.T, dirs ...string) {
 	t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		left := engineProcesses(dirs...)
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("engine processes left running: %v", left)
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	checkNoneLeft(t, "engine processes", 3*time.Second, func() []string { return engineProcesses(dirs...) })
 }
 
 // runEngineMatch runs kinrow match with the bot directory dir and returns the
@@ -173,7 +137,7 @@ func TestEngineManifestPlaysMatch(t *testing.T) {
 			case <-time.After(5 * time.Millisecond):
 			}
 			if b, err := os.ReadFile(pidfile); err == nil {
-				if pid, err := strconv.Atoi(string(b)); err == nil && (procState(pid) == "T" || procrunFrozen(pid)) {
+				if pid, err := strconv.Atoi(string(b)); err == nil && (testproc.State(pid) == "T" || procrunFrozen(pid)) {
 					seen = true
 				}
 			}
@@ -263,44 +227,7 @@ func TestMisbehavingEnginesForfeitInMatch(t *testing.T) {
 // startEngineHost runs bin/kinrow serve with dir as the bot path.
 func startEngineHost(t *testing.T, dir string, args ...string) *host {
 	t.Helper()
-	tmp, err := os.MkdirTemp("", "ke")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(tmp) })
-	cmd := exec.Command(filepath.Join(binDir, "kinrow"), append([]string{"--log-level", "debug"}, args...)...)
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "KINROW_BOT_PATH="+dir, "KINROW_LOG=", "KINROW_E2E="+binDir)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &syncWriter{w: &stderr}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	h := &host{t: t, cmd: cmd, in: in, client: gtp.NewClient(in, out), stderr: &stderr, tmp: tmp}
-	t.Cleanup(func() {
-		in.Close()
-		waited := make(chan error, 1)
-		go func() { waited <- cmd.Wait() }()
-		select {
-		case <-waited:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			t.Errorf("kinrow did not exit after its stdin closed")
-		}
-		checkNoBotProcesses(t)
-		checkNoEngineProcesses(t, engines(t), dir)
-		if t.Failed() {
-			t.Logf("kinrow stderr:\n%s", stderr.String())
-		}
-	})
-	return h
+	return startHostIn(t, dir, func() { checkNoEngineProcesses(t, engines(t), dir) }, args...)
 }
 
 // In the text protocol: engines are listed (a broken one with its reason),
@@ -368,20 +295,7 @@ func TestPythonBotFromTheDocs(t *testing.T) {
 	if err != nil {
 		t.Skip("python3 is not installed")
 	}
-	doc, err := os.ReadFile(filepath.Join(testbuild.Root(), "docs", "BOTS.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile("(?s)```python\n(.*?)```").FindSubmatch(doc)
-	if m == nil {
-		t.Fatal("docs/BOTS.md has no python block")
-	}
-	dir := manifests(t, map[string]string{
-		"py": "command = [\"python3\", \"bot.py\"]\nprotocol = \"kinrow\"\nrules = [\"connect4\", \"tictactoe\", \"gomoku\"]\n",
-	})
-	if err := os.WriteFile(filepath.Join(dir, "bot.py"), m[1], 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := docsPythonBot(t, "python3", "connect4", "tictactoe", "gomoku")
 	// The script answers a session by itself as the docs say.
 	cmd := exec.Command(py, filepath.Join(dir, "bot.py"))
 	cmd.Stdin = strings.NewReader("1 protocol_version\nrules mnk:3x3x3\nplay x b2\n2 genmove o\nundo\nfoo\nquit\n")
@@ -401,4 +315,29 @@ func TestPythonBotFromTheDocs(t *testing.T) {
 		}
 	}
 	checkNoEngineProcesses(t, dir)
+}
+
+// docsPythonBot writes the Python engine of docs/BOTS.md as bot.py, with
+// a manifest "py" (run by python, playing rules), in a new bot directory.
+func docsPythonBot(t *testing.T, python string, rules ...string) string {
+	t.Helper()
+	doc, err := os.ReadFile(filepath.Join(testbuild.Root(), "docs", "BOTS.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)```python\n(.*?)```").FindSubmatch(doc)
+	if m == nil {
+		t.Fatal("docs/BOTS.md has no python block")
+	}
+	quoted := make([]string, len(rules))
+	for i, r := range rules {
+		quoted[i] = strconv.Quote(r)
+	}
+	dir := manifests(t, map[string]string{
+		"py": fmt.Sprintf("command = [%q, \"bot.py\"]\nprotocol = \"kinrow\"\nrules = [%s]\n", python, strings.Join(quoted, ", ")),
+	})
+	if err := os.WriteFile(filepath.Join(dir, "bot.py"), m[1], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

@@ -42,12 +42,12 @@ func exportCommand(e env) *cobra.Command {
 
 func (x *exportFlags) run(c *cobra.Command, e env, args []string) error {
 	if len(args) != 1 {
-		return e.bad(c, "want one records file (kinrow export --help)")
+		return bad("want one records file (kinrow export --help)")
 	}
 	path := args[0]
 	f, err := os.Open(path)
 	if err != nil {
-		return e.fail(c, 1, err)
+		return err
 	}
 	recs, warns, err := recordfmt.LoadRecords(f, path)
 	f.Close()
@@ -63,21 +63,18 @@ func (x *exportFlags) run(c *cobra.Command, e env, args []string) error {
 	for _, w := range warns {
 		fmt.Fprintf(e.stderr, "%s: warning: %s\n", c.CommandPath(), w)
 	}
-	return exitFor(c, e, err)
+	return refused(err)
 }
 
-// exitFor is nil for a nil err, else err said on stderr with exit 2 for a
-// refused choice (a flag that does not fit the file), 1 otherwise.
-func exitFor(c *cobra.Command, e env, err error) error {
+// refused makes err a usageError (exit 2) when it refuses a choice (a
+// flag that does not fit the file) or a line.
+func refused(err error) error {
 	var ce *recordfmt.ChoiceError
 	var le *recordfmt.LineError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &ce) || errors.As(err, &le):
-		return e.fail(c, exitUsage, err)
+	if errors.As(err, &ce) || errors.As(err, &le) {
+		return usageError{err}
 	}
-	return e.fail(c, 1, err)
+	return err
 }
 
 // writeOutput writes data to path, or to stdout when path is "".
@@ -114,16 +111,16 @@ func importCommand(e env) *cobra.Command {
 
 func (f *importFlags) run(c *cobra.Command, e env, args []string) error {
 	if len(args) == 0 {
-		return e.bad(c, "want one or more PSQ or SGF files (kinrow import --help)")
+		return bad("want one or more PSQ or SGF files (kinrow import --help)")
 	}
 	if f.plies < 0 {
-		return e.bad(c, "--plies %d: must be 0 (all) or more", f.plies)
+		return bad("--plies %d: must be 0 (all) or more", f.plies)
 	}
 	var want *engine.Rules
 	if f.rules != "" {
 		r, err := engine.ParseRules(f.rules)
 		if err != nil {
-			return e.bad(c, "--rules: %v", err)
+			return bad("--rules: %v", err)
 		}
 		want = &r
 	}
@@ -135,5 +132,5 @@ func (f *importFlags) run(c *cobra.Command, e env, args []string) error {
 		fmt.Fprintf(e.stderr, "%s: openings for --rules %s\n", c.CommandPath(), rules)
 		err = writeOutput(f.out, data, e.stdout)
 	}
-	return exitFor(c, e, err)
+	return refused(err)
 }

@@ -21,7 +21,7 @@ func javaManifestCommand(e env) *cobra.Command {
 	c := newCommand("java-manifest --classpath CP --player CLASS", "an engine manifest for a course Java player", javaManifestLong, cobra.NoArgs,
 		func(c *cobra.Command, _ []string) error {
 			if r.ClassPath == "" || r.Player == "" {
-				return e.bad(c, "--classpath and --player are required (kinrow java-manifest --help)")
+				return bad("--classpath and --player are required (kinrow java-manifest --help)")
 			}
 			r.Sandbox = sandbox.Mode
 			err := containflags.CheckSandbox(r.Sandbox)
@@ -30,7 +30,7 @@ func javaManifestCommand(e env) *cobra.Command {
 				text, err = javabridge.MakeManifest(e.ctx, r)
 			}
 			if err != nil {
-				return e.fail(c, 1, err)
+				return err
 			}
 			_, err = e.stdout.Write(text)
 			return err

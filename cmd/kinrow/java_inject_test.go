@@ -202,23 +202,12 @@ func TestJavaBridgeSignsAnswers(t *testing.T) {
 	start := func(t *testing.T) *gtp.Client {
 		cmd := exec.Command("java", "-cp", d.jar+":"+d.fw+":"+d.tp, javabridge.MainClass, "--player", "kinrow.testplayers.CXRandom")
 		cmd.Dir = t.TempDir()
-		in, err := cmd.StdinPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		in, out := startPiped(t, cmd)
 		t.Cleanup(func() {
 			in.Close()
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
+			done := waited(cmd)
 			select {
 			case <-done:
 			case <-time.After(10 * time.Second):

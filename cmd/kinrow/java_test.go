@@ -20,6 +20,7 @@ import (
 	"github.com/kinrow/kinrow/host/javabridge"
 	"github.com/kinrow/kinrow/host/manifest"
 	"github.com/kinrow/kinrow/internal/testbuild"
+	"github.com/kinrow/kinrow/internal/testproc"
 )
 
 // The Java tests build, once, into binDir: the bridge (kinrow-java.jar,
@@ -90,38 +91,14 @@ func javaSetup(t *testing.T) javaDirs {
 // javaProcesses lists live JVMs started from this test binary's files
 // (their command line names binDir).
 func javaProcesses() []string {
-	var found []string
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-		args := strings.Split(string(cmdline), "\x00")
-		if filepath.Base(args[0]) == "java" && strings.Contains(string(cmdline), binDir) {
-			if st := procState(pid); st != "" && st != "Z" {
-				found = append(found, fmt.Sprintf("%d %s", pid, strings.Join(args, " ")))
-			}
-		}
-	}
-	return found
+	return liveProcesses(func(_ int, args []string) (string, bool) {
+		return "", filepath.Base(args[0]) == "java" && strings.Contains(strings.Join(args, "\x00"), binDir)
+	})
 }
 
 func checkNoJVM(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		left := javaProcesses()
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("JVMs left running: %v", left)
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	checkNoneLeft(t, "JVMs", 5*time.Second, javaProcesses)
 }
 
 // javaManifests writes manifests for the test players (without the probe's
@@ -459,7 +436,7 @@ func TestJavaCoursePlayersInCourseReferee(t *testing.T) {
 				}
 				for _, s := range starts {
 					pid, _ := strconv.Atoi(s[3])
-					if st := procState(pid); st != "" && st != "Z" {
+					if st := testproc.State(pid); st != "" && st != "Z" {
 						t.Errorf("the mute kinrow (pid %d) still runs", pid)
 					}
 				}
@@ -475,7 +452,7 @@ func TestJavaCoursePlayersInCourseReferee(t *testing.T) {
 					t.Errorf("started %q with %q, want %s with %q", s[1], s[2], filepath.Join(inst, "kinrow"), tt.bot)
 				}
 				pid, _ := strconv.Atoi(s[3])
-				if st := procState(pid); st != "" && st != "Z" {
+				if st := testproc.State(pid); st != "" && st != "Z" {
 					t.Errorf("kinrow (pid %d) still runs after the referee's JVM ended", pid)
 				}
 			}
@@ -594,7 +571,7 @@ func TestJavaPlayerSuspendedWhileOpponentThinks(t *testing.T) {
 			}
 			for _, p := range javaProcesses() {
 				pid, _ := strconv.Atoi(strings.Fields(p)[0])
-				if procState(pid) == "T" || procrunFrozen(pid) { // stopped, or frozen in its cgroup
+				if testproc.State(pid) == "T" || procrunFrozen(pid) { // stopped, or frozen in its cgroup
 					seen = true
 				}
 			}

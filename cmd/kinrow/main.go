@@ -10,11 +10,16 @@ import (
 	"runtime/debug"
 	"syscall"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/host/botflags"
 	"github.com/kinrow/kinrow/host/botpath"
+	"github.com/kinrow/kinrow/host/gtpfront"
+	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/host/registry"
 )
 
 // exitUsage is the exit status for bad command-line input.
@@ -39,10 +44,8 @@ func (e env) fail(c *cobra.Command, code int, err error) error {
 	return exitError(code)
 }
 
-// bad is fail with exitUsage.
-func (e env) bad(c *cobra.Command, format string, a ...any) error {
-	return e.fail(c, exitUsage, fmt.Errorf(format, a...))
-}
+// bad is a usageError saying why.
+func bad(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -62,6 +65,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else {
 		root = rootCommand(e)
 	}
+	kinrowErrors(e, root)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout) // --help on stdout
@@ -91,7 +95,7 @@ the text protocol on stdin/stdout (docs/PROTOCOL.md).`
 	root.AddCommand(serveCommand(e, "serve"), matchCommand(e), mergeCommand(e), solveCommand(e),
 		brainCommand(e, "pbrain", ""), exportCommand(e), importCommand(e), viewCommand(e), ratingsCommand(e),
 		javaManifestCommand(e), doctorCommand(e), botsCommand(e),
-		kinrowErrors(e, newBookCmd()), kinrowErrors(e, newOpeningsCmd()),
+		newBookCmd(), newOpeningsCmd(),
 		&cobra.Command{Use: "version", Short: "print the version", Args: cobra.NoArgs,
 			Run: func(c *cobra.Command, _ []string) { fmt.Fprintln(e.stdout, "kinrow", version()) }})
 	return root
@@ -106,27 +110,23 @@ func newCommand(use, short, long string, args cobra.PositionalArgs, run func(c *
 
 // serveCommand is kinrow [serve].
 func serveCommand(e env, use string) *cobra.Command {
-	var hf hostFlags
+	var hf botflags.Host
 	var rulesText, bot string
-	var movetime = defaultMoveTime
+	var movetime = referee.DefaultMoveTime
 	c := newCommand(use, "speak the text protocol on stdin/stdout (docs/PROTOCOL.md)", "", cobra.NoArgs,
 		func(c *cobra.Command, _ []string) error {
-			log, err := hf.logger(e.stderr)
-			if err != nil {
-				return e.bad(c, "%v", err)
-			}
 			rules, err := engine.ParseRules(rulesText)
 			if err != nil {
-				return e.bad(c, "--rules: %v", err)
+				return bad("--rules: %v", err)
 			}
 			if bot != "" {
 				if err := botpath.ValidName(bot); err != nil {
-					return e.bad(c, "--bot: %v", err)
+					return bad("--bot: %v", err)
 				}
 			}
-			loader, err := hf.loader(log)
+			log, loader, err := startLoader(&hf, e.stderr)
 			if err != nil {
-				return e.fail(c, 1, err)
+				return err
 			}
 			defer loader.Close()
 			// Ctrl-C, SIGTERM or SIGHUP: stop every bot (whole process
@@ -147,7 +147,9 @@ func serveCommand(e env, use string) *cobra.Command {
 				// (pipes) sees nothing it did not ask for.
 				fmt.Fprintf(e.stderr, "kinrow %s: %s. Type help for the commands, quit to leave.\n", version(), rules)
 			}
-			err = serveSession(e.ctx, loader, &hf, rules, bot, movetime, log, e.stdin, e.stdout)
+			s := gtpfront.New(gtpfront.Config{Loader: loader, Rules: rules, DefaultBot: bot, Grace: hf.Grace,
+				MoveTime: movetime, Logger: log, Version: version()})
+			err = s.Serve(e.ctx, e.stdin, e.stdout)
 			if err != nil && !errors.Is(err, context.Canceled) {
 				log.Error("session ended", "error", err)
 				return exitError(1)
@@ -155,11 +157,22 @@ func serveCommand(e env, use string) *cobra.Command {
 			return nil
 		})
 	fs := c.Flags()
-	hf.addBots(fs, true)
+	hf.AddBots(fs, true)
 	fs.StringVar(&rulesText, "rules", "connect4", "the game at start: "+engine.RulesSyntax)
 	fs.StringVar(&bot, "bot", "", "default bot for a side with none loaded (default: the strongest installed that plays the rules)")
 	fs.DurationVar(&movetime, "movetime", movetime, "time per move (kinrow-movetime changes it)")
 	return c
+}
+
+// startLoader makes the logger (on stderr) and the bot registry of hf; a
+// bad --log-level is a usageError.
+func startLoader(hf *botflags.Host, stderr io.Writer) (hclog.Logger, *registry.Registry, error) {
+	log, err := hf.Logger(stderr)
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	loader, err := hf.Loader(log)
+	return log, loader, err
 }
 
 // onTerminal reports whether f is a terminal (not a pipe or a file).
@@ -174,4 +187,36 @@ func version() string {
 		return bi.Main.Version
 	}
 	return "0.1.0-dev"
+}
+
+// usageError marks bad command-line input (exit 2).
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+// kinrowErrors makes c and its subcommands report errors alike (env.fail):
+// "kinrow CMD: why" on stderr, exit status 2 for a usageError, 1 for any
+// other; an exitError has been said already and keeps its status.
+func kinrowErrors(e env, c *cobra.Command) *cobra.Command {
+	if run := c.RunE; run != nil {
+		c.RunE = func(c *cobra.Command, args []string) error {
+			err := run(c, args)
+			var u usageError
+			var code exitError
+			switch {
+			case err == nil:
+				return nil
+			case errors.As(err, &code): // said already
+				return err
+			case errors.As(err, &u):
+				return e.fail(c, exitUsage, u.err)
+			}
+			return e.fail(c, 1, err)
+		}
+	}
+	for _, sub := range c.Commands() {
+		kinrowErrors(e, sub)
+	}
+	return c
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -9,7 +10,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/host/botflags"
 	"github.com/kinrow/kinrow/host/match"
+	"github.com/kinrow/kinrow/host/registry"
 )
 
 const matchLong = `Plays games between bots under the host's referee rules: two bots a match,
@@ -58,48 +61,48 @@ func (m *matchFlags) register(fs *pflag.FlagSet) {
 
 // matchCommand is kinrow match: flags to host/match.
 func matchCommand(e env) *cobra.Command {
-	var hf hostFlags
+	var hf botflags.Host
 	var m matchFlags
 	c := newCommand("match", "play automated matches and tournaments (docs/MATCHES.md)", matchLong, cobra.NoArgs,
 		func(c *cobra.Command, _ []string) error { return m.run(e, c, &hf) })
 	c.Example = matchExample
-	hf.addBots(c.Flags(), true)
+	hf.AddBots(c.Flags(), true)
 	m.register(c.Flags())
 	return c
 }
 
-func (m *matchFlags) run(e env, c *cobra.Command, hf *hostFlags) error {
+func (m *matchFlags) run(e env, c *cobra.Command, hf *botflags.Host) error {
 	progress := match.NewProgress(e.stderr, onTerminal(e.stderr))
-	log, err := hf.logger(progress.Log())
+	log, err := hf.Logger(progress.Log())
 	if err != nil {
-		return e.bad(c, "%v", err)
+		return usageError{err}
 	}
 	if m.format != "text" && m.format != "json" {
-		return e.bad(c, "--format %q: accepted are text and json", m.format)
+		return bad("--format %q: accepted are text and json", m.format)
 	}
 	if m.gomocupTolerance < 0 {
-		return e.bad(c, "--gomocup-tolerance %v: must be 0 or more", m.gomocupTolerance)
+		return bad("--gomocup-tolerance %v: must be 0 or more", m.gomocupTolerance)
 	}
 	cfg, err := m.s.Config()
 	if err != nil {
-		return e.bad(c, "%v", err)
+		return usageError{err}
 	}
 	// --gomocup-tolerance reaches the engines only when given, so that a
 	// manifest's own tolerance key wins over the default otherwise.
 	if c.Flags().Changed("gomocup-tolerance") {
-		hf.gomocupTolerance = &m.gomocupTolerance
+		hf.GomocupTolerance = &m.gomocupTolerance
 	}
-	loader, err := hf.loader(log)
+	loader, err := hf.Loader(log)
 	if err != nil {
-		return e.fail(c, 1, err)
+		return err
 	}
 	defer loader.Close()
 	if err := checkMatchBots(e.ctx, loader, &cfg); err != nil {
-		return e.bad(c, "%v", err)
+		return usageError{err}
 	}
-	cfg.Grace, cfg.Loader, cfg.Logger = hf.grace, loader, log
+	cfg.Grace, cfg.Loader, cfg.Logger = hf.Grace, loader, log
 	if err := cfg.Validate(); err != nil {
-		return e.bad(c, "%v", err)
+		return usageError{err}
 	}
 	if !cfg.Shard.Whole() {
 		log.Info("playing one shard of the schedule", "shard", cfg.Shard.String(), "schedule", cfg.ScheduleID().String())
@@ -108,14 +111,14 @@ func (m *matchFlags) run(e env, c *cobra.Command, hf *hostFlags) error {
 	if m.outFormat != "" {
 		exp, err := match.NewGameExport(m.outFormat, cfg.Out, cfg.Rules, cfg.Resume)
 		if err != nil {
-			return e.bad(c, "%v", err)
+			return usageError{err}
 		}
 		exp.Hook(&cfg)
 	}
 	match.LogGames(&cfg, loader.Live)
 	if m.viewAddr != "" {
 		if err := watchMatch(e.ctx, m.viewAddr, &cfg, log, e.stderr); err != nil {
-			return e.bad(c, "%v", err)
+			return usageError{err}
 		}
 	}
 	// match.Run checks --out before any game starts: its errors without a
@@ -124,9 +127,9 @@ func (m *matchFlags) run(e env, c *cobra.Command, hf *hostFlags) error {
 	progress.Finish()
 	switch {
 	case err != nil && sum == nil:
-		return e.fail(c, exitUsage, err)
+		return usageError{err}
 	case err != nil:
-		return e.fail(c, 1, err)
+		return err
 	}
 	return m.summary(e, c, sum, log)
 }
@@ -142,6 +145,20 @@ func (m *matchFlags) summary(e env, c *cobra.Command, sum *match.Summary, log hc
 	}
 	if sum.Interrupted {
 		return e.fail(c, 130, fmt.Errorf("interrupted; finished games are kept"))
+	}
+	return nil
+}
+
+// checkMatchBots makes sure every bot exists and plays the rules before
+// any game starts.
+func checkMatchBots(ctx context.Context, loader *registry.Registry, cfg *match.Config) error {
+	for _, b := range cfg.Bots {
+		if _, err := loader.Info(ctx, b.Name); err != nil {
+			return fmt.Errorf("--bot %s: %w", b.Name, err)
+		}
+		if err := loader.CheckPlays(ctx, b.Name, cfg.Rules); err != nil {
+			return fmt.Errorf("--bot %w", err)
+		}
 	}
 	return nil
 }

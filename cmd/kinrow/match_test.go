@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,14 +23,7 @@ import (
 // TMPDIR.
 func kinrowCmd(t *testing.T, args ...string) *exec.Cmd {
 	t.Helper()
-	tmp, err := os.MkdirTemp("", "km")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(tmp) })
-	cmd := exec.Command(filepath.Join(binDir, "kinrow"), args...)
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "KINROW_BOT_PATH=", "KINROW_LOG=warn", "KINROW_E2E="+binDir)
-	return cmd
+	return kinrowIn(shortTempDir(t, "km"), "", "warn", args...)
 }
 
 func TestMatchForfeitsAreCredited(t *testing.T) {
@@ -162,20 +156,8 @@ func TestMatchInterruptKeepsFinishedGames(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "games.jsonl")
 	// random vs late: each game with late ends only when late times out
 	// (300 ms); 40 games take far longer than we wait.
-	cmd := kinrowCmd(t, "match", "--rules", "connect4", "--bot", "random", "--bot", "late",
-		"--games", "40", "--movetime", "300ms", "--out", out, "--bot-opt", "late:late_ms=2000")
 	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if b, _ := os.ReadFile(out); strings.Count(string(b), "\n") >= 2 {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	cmd := startLateMatch(t, out, io.Discard, &stderr)
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
 	ee, ok := err.(*exec.ExitError)
@@ -373,20 +355,8 @@ func TestMatchSignalAbandonsRunningGames(t *testing.T) {
 // match with no summary; now it ends the run as Ctrl-C does.
 func TestMatchSIGHUPPrintsSummary(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "games.jsonl")
-	cmd := kinrowCmd(t, "match", "--rules", "connect4", "--bot", "random", "--bot", "late",
-		"--games", "40", "--movetime", "300ms", "--out", out, "--bot-opt", "late:late_ms=2000")
 	var stdout, stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = &stdout, &syncWriter{w: &stderr}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if b, _ := os.ReadFile(out); strings.Count(string(b), "\n") >= 2 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	cmd := startLateMatch(t, out, &stdout, &syncWriter{w: &stderr})
 	cmd.Process.Signal(syscall.SIGHUP)
 	err := cmd.Wait()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
@@ -406,20 +376,10 @@ func TestMatchSIGHUPPrintsSummary(t *testing.T) {
 // bots are stopped and it exits with status 130.
 func TestServeSIGHUPStopsBots(t *testing.T) {
 	cmd := kinrowCmd(t, "serve", "--rules", "connect4")
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	outPipe, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var stderr strings.Builder
 	cmd.Stderr = &syncWriter{w: &stderr}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	in, outPipe := startPiped(t, cmd)
+	defer in.Close()
 	client := gtp.NewClient(in, outPipe)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -436,10 +396,9 @@ func TestServeSIGHUPStopsBots(t *testing.T) {
 		t.Fatal("no bot process to stop")
 	}
 	cmd.Process.Signal(syscall.SIGHUP)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	var err error
 	select {
-	case err = <-done:
+	case err = <-waited(cmd):
 	case <-time.After(20 * time.Second):
 		cmd.Process.Kill()
 		t.Fatal("kinrow serve did not stop after SIGHUP")
@@ -470,4 +429,23 @@ func (b summaryBots) forfeits() map[string]map[string]int {
 		}
 	}
 	return m
+}
+
+// startLateMatch starts a 40-game match of random against late, each game
+// ending only when late times out (300 ms): far longer than a test waits.
+// It returns once out holds two records (or after 30 s).
+func startLateMatch(t *testing.T, out string, stdout, stderr io.Writer) *exec.Cmd {
+	t.Helper()
+	cmd := kinrowCmd(t, "match", "--rules", "connect4", "--bot", "random", "--bot", "late",
+		"--games", "40", "--movetime", "300ms", "--out", out, "--bot-opt", "late:late_ms=2000")
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if b, _ := os.ReadFile(out); strings.Count(string(b), "\n") >= 2 {
+			break
+		}
+	}
+	return cmd
 }

@@ -21,20 +21,20 @@ func mergeCommand(e env) *cobra.Command {
 	c := newCommand("merge OUT.jsonl RECORDS.jsonl...", "join the record files of a match's shards (docs/SCALE.md)", mergeLong, nil,
 		func(c *cobra.Command, args []string) error {
 			if len(args) < 2 {
-				return e.bad(c, "give the output file and at least one record file (kinrow merge --help)")
+				return bad("give the output file and at least one record file (kinrow merge --help)")
 			}
 			out, inputs := args[0], args[1:]
 			for _, in := range inputs {
 				if in == out {
-					return e.bad(c, "%s is both the output and an input", out)
+					return bad("%s is both the output and an input", out)
 				}
 			}
 			rep, err := match.Merge(e.ctx, out, inputs)
 			if err != nil {
 				if errors.Is(err, match.ErrMerge) || errors.Is(err, match.ErrOutNotEmpty) {
-					return e.fail(c, exitUsage, err)
+					return usageError{err}
 				}
-				return e.fail(c, 1, err)
+				return err
 			}
 			rep.WriteText(e.stdout, e.stderr, out, inputs)
 			return nil

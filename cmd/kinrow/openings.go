@@ -3,15 +3,21 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kinrow/kinrow/bots/alphabeta/openings"
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/host/progress"
 )
+
+const openingsLong = `Write N distinct openings of P plies (mirror images folded) whose value is
+within S of a draw, in the format kinrow match --openings reads. Connect-X
+openings are proven: exact scores from the shipped opening book or the
+exact solver (a position not proven within --solve-time is skipped); other
+rules are searched, not proven: alphabeta's search to --depth, S bounding
+its value. The same --seed gives the same openings.`
 
 // newOpeningsCmd is `kinrow openings`: balanced openings for `kinrow match
 // --openings` (bots/alphabeta/openings, docs/MATCHES.md).
@@ -22,68 +28,31 @@ func newOpeningsCmd() *cobra.Command {
 		out       string
 		quiet     bool
 	)
-	cmd := &cobra.Command{
-		Use:   "openings --rules RULES --plies P --max-abs-score S -n N [--seed SEED] [--out FILE]",
-		Short: "write N distinct balanced openings (mirror images folded) for kinrow match --openings",
-		Long: `Write N distinct openings of P plies (mirror images folded) whose value is
-within S of a draw, in the format kinrow match --openings reads. Connect-X
-openings are proven: exact scores from the shipped opening book or the
-exact solver (a position not proven within --solve-time is skipped); other
-rules are searched, not proven: alphabeta's search to --depth, S bounding
-its value. The same --seed gives the same openings.`,
-		Args:          cobra.NoArgs,
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+	cmd := newCommand("openings --rules RULES --plies P --max-abs-score S -n N [--seed SEED] [--out FILE]", "write N distinct balanced openings (mirror images folded) for kinrow match --openings", openingsLong, cobra.NoArgs,
+		func(cmd *cobra.Command, _ []string) error {
 			rules, err := engine.ParseRules(rulesText)
 			if err != nil {
 				return usageError{fmt.Errorf("--rules: %w", err)}
 			}
 			c.Rules = rules
-			if c.Plies < 0 || c.Plies >= rules.Cells() {
-				return usageError{fmt.Errorf("--plies %d: want 0..%d", c.Plies, rules.Cells()-1)}
+			if err := c.Check(); err != nil {
+				return usageError{err}
 			}
-			if c.N < 1 {
-				return usageError{fmt.Errorf("-n %d: want at least 1", c.N)}
-			}
-			if c.MaxAbsScore < 0 {
-				return usageError{fmt.Errorf("--max-abs-score %d: want 0 or more", c.MaxAbsScore)}
-			}
-			stderr := cmd.ErrOrStderr()
-			last := time.Now()
 			if !quiet {
+				r := progress.New(cmd.ErrOrStderr(), "openings", false, 5*time.Second)
 				c.Progress = func(found, tried int) {
-					if time.Since(last) >= 5*time.Second {
-						last = time.Now()
-						fmt.Fprintf(stderr, "openings: %d of %d found, %d candidates tried\n", found, c.N, tried)
-					}
+					r.Update(found, c.N, func() string { return fmt.Sprintf("openings: %d of %d found, %d candidates tried", found, c.N, tried) })
 				}
 			}
 			ops, err := openings.Generate(cmd.Context(), c)
 			if err != nil && !errors.Is(err, openings.ErrTooFew) {
 				return err
 			}
-			tooFew := err
-			var w io.Writer = cmd.OutOrStdout()
-			if out != "" {
-				f, err := os.Create(out)
-				if err != nil {
-					return fmt.Errorf("openings: %w", err)
-				}
-				defer f.Close()
-				w = f
-			}
-			if err := openings.Write(w, c, ops); err != nil {
+			if err := openings.WriteFile(out, cmd.OutOrStdout(), c, ops); err != nil {
 				return err
 			}
-			if f, ok := w.(*os.File); ok && out != "" {
-				if err := f.Close(); err != nil {
-					return fmt.Errorf("openings: %w", err)
-				}
-			}
-			return tooFew
-		},
-	}
+			return err // nil, or too few found
+		})
 	f := cmd.Flags()
 	f.StringVar(&rulesText, "rules", "connect4", "the game (connect4, gomoku, connectx:RxCxK, mnk:RxCxK)")
 	f.IntVar(&c.Plies, "plies", 4, "moves of every opening")

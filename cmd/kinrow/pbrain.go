@@ -3,14 +3,16 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/kinrow/kinrow/host/botflags"
 	"github.com/kinrow/kinrow/host/botpath"
+	"github.com/kinrow/kinrow/host/pbrain"
 )
 
 const pbrainLong = `Speaks the brain side of the Gomocup protocol (Piskvork, Gomocup's judge) on
@@ -44,35 +46,32 @@ func brainOfExecutable(argv0 string) (bot string, ok bool) {
 // brainCommand is kinrow pbrain, or the whole of pbrain-kinrow[-NAME]
 // (use "pbrain-kinrow", --bot defaulting to NAME).
 func brainCommand(e env, use, bot string) *cobra.Command {
-	var hf hostFlags
+	var hf botflags.Host
 	var b brainFlags
 	c := newCommand(use, "be a Gomocup brain on stdin/stdout", pbrainLong, cobra.NoArgs,
 		func(c *cobra.Command, _ []string) error {
 			if b.bot != "" {
 				if err := botpath.ValidName(b.bot); err != nil {
-					return e.bad(c, "--bot: %v", err)
+					return bad("--bot: %v", err)
 				}
 			}
-			opts, err := keyValues(b.opts)
+			opts, err := botflags.Options(b.opts)
 			if err != nil {
-				return e.bad(c, "%v", err)
+				return usageError{err}
 			}
 			if b.margin <= 0 || b.margin > time.Minute {
-				return e.bad(c, "--margin %v: want a duration from 1ms to 1m, e.g. 200ms", b.margin)
+				return bad("--margin %v: want a duration from 1ms to 1m, e.g. 200ms", b.margin)
 			}
 			if b.turn <= 0 {
-				return e.bad(c, "--turn %v: want a positive duration, e.g. 5s", b.turn)
+				return bad("--turn %v: want a positive duration, e.g. 5s", b.turn)
 			}
-			log, err := hf.logger(e.stderr)
+			log, loader, err := startLoader(&hf, e.stderr)
 			if err != nil {
-				return e.bad(c, "%v", err)
-			}
-			loader, err := hf.loader(log)
-			if err != nil {
-				return e.fail(c, 1, err)
+				return err
 			}
 			defer loader.Close()
-			if err := brainSession(e.ctx, &b, opts, loader, log, e.stdin, e.stdout); err != nil {
+			cfg := pbrain.Config{Bot: b.bot, Options: opts, Margin: b.margin, DefaultTurn: b.turn, Version: version(), Loader: loader, Logger: log.Named("pbrain")}
+			if err := pbrain.New(cfg).Serve(e.ctx, e.stdin, e.stdout); err != nil {
 				if errors.Is(err, context.Canceled) {
 					log.Warn("interrupted: bots stopped")
 					return exitError(130)
@@ -82,20 +81,21 @@ func brainCommand(e env, use, bot string) *cobra.Command {
 			}
 			return nil
 		})
-	hf.addBots(c.Flags(), false)
+	hf.AddBots(c.Flags(), false)
 	b.register(c.Flags(), bot)
 	return c
 }
 
-// keyValues reads --bot-opt KEY=VALUE options.
-func keyValues(list []string) (map[string]string, error) {
-	m := map[string]string{}
-	for _, o := range list {
-		k, v, found := strings.Cut(o, "=")
-		if !found || k == "" {
-			return nil, fmt.Errorf("--bot-opt %q: want KEY=VALUE", o)
-		}
-		m[k] = v
-	}
-	return m, nil
+// brainFlags are kinrow pbrain's own flags.
+type brainFlags struct {
+	bot          string
+	opts         []string
+	margin, turn time.Duration
+}
+
+func (b *brainFlags) register(fs *pflag.FlagSet, bot string) {
+	fs.StringVar(&b.bot, "bot", bot, "the bot that plays (default: the strongest installed that plays the board)")
+	fs.StringArrayVar(&b.opts, "bot-opt", nil, "an option for the bot, `KEY=VALUE` (repeatable)")
+	fs.DurationVar(&b.margin, "margin", pbrain.DefaultMargin, "safety margin: the bot's deadline is the move's limit minus this, and the brain answers by the limit minus half of it")
+	fs.DurationVar(&b.turn, "turn", pbrain.DefaultTurn, "the move limit when the manager sends no INFO timeout_turn")
 }

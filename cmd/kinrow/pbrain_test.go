@@ -3,9 +3,7 @@ package main
 import (
 	"bufio"
 	"io"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -27,26 +25,11 @@ type brain struct {
 
 func startBrain(t *testing.T, args ...string) *brain {
 	t.Helper()
-	tmp, err := os.MkdirTemp("", "kb") // short: unix socket paths are limited
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(tmp) })
-	cmd := exec.Command(filepath.Join(binDir, "kinrow"), append([]string{"pbrain", "--log-level", "debug"}, args...)...)
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "KINROW_BOT_PATH=", "KINROW_LOG=", "KINROW_E2E="+binDir)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &brain{t: t, cmd: cmd, in: in, lines: make(chan string, 100), stderr: &syncWriter{w: &strings.Builder{}}, exited: make(chan error, 1)}
+	cmd := kinrowIn(shortTempDir(t, "kb"), "", "", append([]string{"pbrain", "--log-level", "debug"}, args...)...)
+	b := &brain{t: t, cmd: cmd, lines: make(chan string, 100), stderr: &syncWriter{w: &strings.Builder{}}, exited: make(chan error, 1)}
 	cmd.Stderr = b.stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	in, out := startPiped(t, cmd)
+	b.in = in
 	go func() {
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
@@ -57,12 +40,7 @@ func startBrain(t *testing.T, args ...string) *brain {
 	}()
 	t.Cleanup(func() {
 		in.Close()
-		select {
-		case <-b.exited:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			t.Errorf("kinrow pbrain did not exit after its stdin closed")
-		}
+		waitOrKill(t, cmd, b.exited, "kinrow pbrain")
 		checkNoBotProcesses(t)
 		if t.Failed() {
 			t.Logf("kinrow pbrain stderr:\n%s", b.log())

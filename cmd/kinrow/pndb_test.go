@@ -18,13 +18,3 @@ func TestPndbSolvesTicTacToe(t *testing.T) {
 		t.Errorf("solve mnk:3x3x3 empty board: %q, want 0", got)
 	}
 }
-
-// TestPndbBeatsRandomAtGomoku: a 10-game gomoku match, every game won.
-func TestPndbBeatsRandomAtGomoku(t *testing.T) {
-	if testing.Short() {
-		t.Skip("10 games")
-	}
-	sum := runMatch(t, "--rules", "gomoku", "--bot", "pndb", "--bot", "random", "--games", "10",
-		"--concurrency", "2", "--movetime", "200ms", "--grace", "1s")
-	checkWinsAll(t, sum, "pndb", 10)
-}

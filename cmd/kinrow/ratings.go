@@ -49,14 +49,14 @@ func ratingsCommand(e env) *cobra.Command {
 func (f *ratingsFlags) run(e env, c *cobra.Command, files []string) error {
 	switch {
 	case len(files) == 0:
-		return e.bad(c, "no record files: give one or more RECORDS.jsonl (kinrow ratings --help)")
+		return bad("no record files: give one or more RECORDS.jsonl (kinrow ratings --help)")
 	case f.format != "text" && f.format != "json":
-		return e.bad(c, "--format %q: accepted are text and json", f.format)
+		return bad("--format %q: accepted are text and json", f.format)
 	}
 	if f.anchor != "" {
 		name, elo, err := ratings.ParseAnchor(f.anchor)
 		if err != nil {
-			return e.bad(c, "--anchor: %v", err)
+			return bad("--anchor: %v", err)
 		}
 		f.opts.Anchor, f.opts.AnchorElo = name, elo
 	}
@@ -65,7 +65,7 @@ func (f *ratingsFlags) run(e env, c *cobra.Command, files []string) error {
 	} else if p, err := strconv.ParseFloat(f.prior, 64); err == nil {
 		f.opts.Prior = p
 	} else {
-		return e.bad(c, "--prior %q: want auto or a number of virtual games ≥ 0", f.prior)
+		return bad("--prior %q: want auto or a number of virtual games ≥ 0", f.prior)
 	}
 	if c.Flags().Changed("advantage") {
 		f.opts.Advantage = &f.advantage
@@ -89,8 +89,5 @@ func (f *ratingsFlags) run(e env, c *cobra.Command, files []string) error {
 	if f.format == "json" {
 		write = rep.WriteJSON
 	}
-	if err := write(e.stdout); err != nil {
-		return e.fail(c, 1, err)
-	}
-	return nil
+	return write(e.stdout)
 }

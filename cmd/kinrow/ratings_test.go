@@ -68,16 +68,7 @@ type ratingsJSON struct {
 
 func runRatings(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := kinrowCmd(t, append([]string{"ratings"}, args...)...)
-	var o, e strings.Builder
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return o.String(), e.String(), code
+	return kinrowRun(t, append([]string{"ratings"}, args...)...)
 }
 
 // Records of real matches, in two files as two shards would leave them,

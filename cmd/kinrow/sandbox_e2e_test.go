@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,6 +22,7 @@ import (
 
 	"github.com/kinrow/kinrow/engine/record"
 	"github.com/kinrow/kinrow/internal/testbuild"
+	"github.com/kinrow/kinrow/internal/testproc"
 )
 
 // Issue 23: a bot reached everything of the host but its board. Each
@@ -345,7 +345,7 @@ func markedProcesses(marker string) []int {
 		if err != nil || !slices.Contains(strings.Split(string(b), "\x00"), marker) {
 			continue
 		}
-		if st := procState(pid); st != "" && st != "Z" {
+		if st := testproc.State(pid); st != "" && st != "Z" {
 			pids = append(pids, pid)
 		}
 	}
@@ -617,20 +617,7 @@ func TestSandboxRealBotsMatch(t *testing.T) {
 	if py := python3ForSandbox(); py == "" {
 		t.Log("python3 is not installed: the match is played without the Python engine")
 	} else {
-		doc, err := os.ReadFile(filepath.Join(testbuild.Root(), "docs", "BOTS.md"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := regexp.MustCompile("(?s)```python\n(.*?)```").FindSubmatch(doc)
-		if m == nil {
-			t.Fatal("docs/BOTS.md has no python block")
-		}
-		dir = manifests(t, map[string]string{
-			"py": fmt.Sprintf("command = [%q, \"bot.py\"]\nprotocol = \"kinrow\"\nrules = [\"connect4\", \"tictactoe\"]\n", py),
-		})
-		if err := os.WriteFile(filepath.Join(dir, "bot.py"), m[1], 0o644); err != nil {
-			t.Fatal(err)
-		}
+		dir = docsPythonBot(t, py, "connect4", "tictactoe")
 		bots = append(bots, "py")
 	}
 	for _, tc := range []struct {

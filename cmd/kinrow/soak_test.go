@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kinrow/kinrow/internal/testproc"
 )
 
 // soakBots are the misbehaving bots of the soak's gauntlet, each against
@@ -78,16 +80,11 @@ func descendants(pid int) []int {
 }
 
 func ppidOf(pid int) int {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
+	if f := testproc.Stat(pid); len(f) > 1 {
+		n, _ := strconv.Atoi(f[1])
+		return n
 	}
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-	if len(f) < 2 {
-		return 0
-	}
-	n, _ := strconv.Atoi(f[1])
-	return n
+	return 0
 }
 
 // TestSoak (make soak; KINROW_SOAK=GAMES) plays the gauntlet of every

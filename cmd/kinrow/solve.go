@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/host/botflags"
 	"github.com/kinrow/kinrow/host/solve"
 )
 
@@ -32,7 +33,7 @@ as it frees up; answers still come in input order.`
 
 // solveCommand is kinrow solve: flags to host/solve.
 func solveCommand(e env) *cobra.Command {
-	var hf hostFlags
+	var hf botflags.Host
 	var cfg solve.Config
 	var bot, rulesText string
 	var opts []string
@@ -42,39 +43,35 @@ func solveCommand(e env) *cobra.Command {
 		func(c *cobra.Command, _ []string) error {
 			var err error
 			if cfg.Rules, err = engine.ParseRules(rulesText); err != nil {
-				return e.bad(c, "--rules: %v", err)
+				return bad("--rules: %v", err)
 			}
-			if cfg.Options, err = keyValues(opts); err != nil {
-				return e.bad(c, "%v", err)
+			if cfg.Options, err = botflags.Options(opts); err != nil {
+				return usageError{err}
 			}
 			if jobs < 1 || jobs > 64 {
-				return e.bad(c, "--jobs %d: want 1 to 64 bot processes", jobs)
+				return bad("--jobs %d: want 1 to 64 bot processes", jobs)
 			}
 			if threads != 0 {
 				if threads < 1 || threads > 64 {
-					return e.bad(c, "--threads %d: want 1 to 64 threads per position", threads)
+					return bad("--threads %d: want 1 to 64 threads per position", threads)
 				}
 				cfg.Options["threads"] = strconv.Itoa(threads)
 			}
-			log, err := hf.logger(e.stderr)
+			_, loader, err := startLoader(&hf, e.stderr)
 			if err != nil {
-				return e.bad(c, "%v", err)
-			}
-			loader, err := hf.loader(log)
-			if err != nil {
-				return e.fail(c, 1, err)
+				return err
 			}
 			defer loader.Close()
 			ctx, cancel := context.WithCancel(e.ctx) // ends the streams on return
 			defer cancel()
-			streams, closeBots, err := solveStreams(ctx, loader, bot, jobs, cfg.Options)
+			streams, closeBots, err := solve.StartStreams(ctx, loader, bot, jobs, cfg.Options)
 			if err != nil {
-				return e.bad(c, "%v", err)
+				return usageError{err}
 			}
 			defer closeBots()
 			st, err := solve.Run(ctx, streams, cfg, e.stdin, e.stdout)
 			if err != nil {
-				return e.fail(c, 1, err)
+				return err
 			}
 			if stats {
 				st.Write(e.stderr, c.CommandPath())
@@ -82,7 +79,7 @@ func solveCommand(e env) *cobra.Command {
 			return nil
 		})
 	fs := c.Flags()
-	hf.addBots(fs, true)
+	hf.AddBots(fs, true)
 	fs.StringVar(&bot, "bot", "alphabeta", "the bot that solves")
 	fs.StringVar(&rulesText, "rules", "connect4", "the game: "+engine.RulesSyntax)
 	fs.BoolVar(&cfg.Analyze, "analyze", false, "score every move of each position")

@@ -192,17 +192,7 @@ func TestSolveStats(t *testing.T) {
 // program asking one position at a time, never waits for a batch to fill).
 func TestSolveAnswersATypedLineAtOnce(t *testing.T) {
 	cmd := kinrowCmd(t, "solve")
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outPipe, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	in, outPipe := startPiped(t, cmd)
 	defer cmd.Wait()
 	defer in.Close()
 	answers := make(chan string)

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/spf13/cobra"
 
+	"github.com/kinrow/kinrow/host/botflags"
 	"github.com/kinrow/kinrow/host/match"
 	"github.com/kinrow/kinrow/host/view"
 )
@@ -19,15 +19,15 @@ that replays the games of records files move by move. See docs/VIEWER.md.`
 // viewCommand is kinrow view. It starts no bot: of the host flags it takes
 // only --log-level.
 func viewCommand(e env) *cobra.Command {
-	var hf hostFlags
+	var hf botflags.Host
 	var listen string
 	c := newCommand("view [RECORDS.jsonl ...]", "replay records in a local web page (docs/VIEWER.md)", viewLong, cobra.ArbitraryArgs,
 		func(c *cobra.Command, files []string) error {
-			log, err := hf.logger(e.stderr)
+			log, err := hf.Logger(e.stderr)
 			if err != nil {
-				return e.bad(c, "%v", err)
+				return usageError{err}
 			}
-			srv := view.New(view.Config{Logger: log, Hosts: listenNames(listen)})
+			srv := view.New(view.Config{Logger: log, Hosts: view.ListenNames(listen)})
 			for _, path := range files {
 				// A bad file or line is reported here and on the page;
 				// the good games are served.
@@ -37,15 +37,12 @@ func viewCommand(e env) *cobra.Command {
 			}
 			ln, err := view.Listen(e.ctx, listen, log)
 			if err != nil {
-				return e.fail(c, 1, err)
+				return err
 			}
 			fmt.Fprintf(e.stdout, "kinrow view: http://%s/\n", ln.Addr())
-			if err := srv.Serve(e.ctx, ln); err != nil {
-				return e.fail(c, 1, err)
-			}
-			return nil
+			return srv.Serve(e.ctx, ln)
 		})
-	hf.addLog(c.Flags())
+	hf.AddLog(c.Flags())
 	c.Flags().StringVar(&listen, "listen", view.DefaultAddr, "address to serve the page on (HOST:PORT; port 0 picks a free one)")
 	return c
 }
@@ -53,40 +50,10 @@ func viewCommand(e env) *cobra.Command {
 // watchMatch serves the viewer with a live hub on addr and hooks it to
 // cfg's callbacks (kinrow match --view).
 func watchMatch(ctx context.Context, addr string, cfg *match.Config, log hclog.Logger, stderr io.Writer) error {
-	hub, err := startLiveView(ctx, addr, log, stderr)
+	hub, err := view.StartLive(ctx, addr, log, stderr)
 	if err != nil {
 		return fmt.Errorf("--view %s: %w", addr, err)
 	}
 	match.Watch(hub, cfg)
 	return nil
-}
-
-// startLiveView serves the viewer with a live hub on addr: it prints the
-// page's address on w and serves until ctx ends. Games the hub ends join
-// the page's replay list.
-func startLiveView(ctx context.Context, addr string, log hclog.Logger, w io.Writer) (*view.Hub, error) {
-	ln, err := view.Listen(ctx, addr, log)
-	if err != nil {
-		return nil, err
-	}
-	hub := view.NewHub()
-	srv := view.New(view.Config{Hub: hub, Logger: log, Hosts: listenNames(addr)})
-	fmt.Fprintf(w, "kinrow: watch the match at http://%s/\n", ln.Addr())
-	go func() {
-		if err := srv.Serve(ctx, ln); err != nil {
-			log.Error("viewer stopped", "error", err)
-		}
-	}()
-	return hub, nil
-}
-
-// listenNames returns the host name of a listen address, when it is a
-// name and not an IP address: the page answers to it besides the address
-// itself and localhost (against DNS rebinding).
-func listenNames(addr string) []string {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil || host == "" || net.ParseIP(host) != nil {
-		return nil
-	}
-	return []string{host}
 }

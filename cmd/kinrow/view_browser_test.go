@@ -17,21 +17,14 @@ import (
 )
 
 // chromiumPath returns a headless-capable Chromium, or skips the test.
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	p, ok := testbuild.Chromium()
-	if !ok {
-		t.Skip("no Chromium on this machine: the browser tests skip (make test-browser installs Debian's chromium)")
-	}
-	return p
-}
+func chromiumPath(t *testing.T) string { return testbuild.ChromiumOrSkip(t) }
 
 // End to end: kinrow match --view ADDR, alphabeta against itself (games
 // long enough to watch them grow), the page open on
 // its live tab: the game's moves appear on its card in the order of the
 // record (every board seen is a prefix of the final game) and the result
 // shows when the game ends. It needs kinrow match --view (wired by the
-// lead to host/view's Hub through startLiveView, which prints "kinrow:
+// lead to host/view's Hub through view.StartLive, which prints "kinrow:
 // watch the match at http://ADDR/" on stderr) and skips until then.
 func TestMatchViewLiveInBrowser(t *testing.T) {
 	exe := chromiumPath(t)

@@ -113,12 +113,12 @@ func TestViewServesAndReportsBadInput(t *testing.T) {
 	}
 }
 
-// startLiveView (behind kinrow match --view) serves a hub's games as events.
+// view.StartLive (behind kinrow match --view) serves a hub's games as events.
 func TestStartLiveView(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var out strings.Builder
-	hub, err := startLiveView(ctx, "127.0.0.1:0", hclog.NewNullLogger(), &out)
+	hub, err := view.StartLive(ctx, "127.0.0.1:0", hclog.NewNullLogger(), &out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestStartLiveView(t *testing.T) {
 	if ev != "event: snapshot\n" || !strings.Contains(data, `"move":"4"`) || !strings.Contains(data, `"x":"a"`) {
 		t.Errorf("first event %q %q", ev, data)
 	}
-	if _, err := startLiveView(ctx, strings.TrimPrefix(url, "http://"), hclog.NewNullLogger(), io.Discard); err == nil || !strings.Contains(err.Error(), "in use") {
+	if _, err := view.StartLive(ctx, strings.TrimPrefix(url, "http://"), hclog.NewNullLogger(), io.Discard); err == nil || !strings.Contains(err.Error(), "in use") {
 		t.Errorf("a second viewer on the same port: %v", err)
 	}
 }

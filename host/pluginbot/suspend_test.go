@@ -14,6 +14,7 @@ import (
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/procrun"
 	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/internal/testbuild"
 )
 
 // procCPU is the CPU time process pid has used (utime + stime in
@@ -73,14 +74,7 @@ func TestSuspendPluginBot(t *testing.T) {
 				}
 			}
 			genmove()
-			pb, err := os.ReadFile(pidfile)
-			if err != nil {
-				t.Fatal(err)
-			}
-			child, err := strconv.Atoi(strings.TrimSpace(string(pb)))
-			if err != nil {
-				t.Fatal(err)
-			}
+			child := testbuild.ReadPid(t, pidfile)
 			run := b.proc().proc()
 			if !suspend {
 				// The child burns CPU after the answer (bounded wait:

@@ -11,6 +11,7 @@ import (
 	"github.com/kinrow/kinrow/host/botpath"
 	"github.com/kinrow/kinrow/host/pluginbot"
 	"github.com/kinrow/kinrow/host/procrun"
+	"github.com/kinrow/kinrow/internal/testbuild"
 )
 
 const sumA = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -168,13 +169,4 @@ func TestVerifiedBotRunsWhatWasHashed(t *testing.T) {
 }
 
 // copyFile copies an executable.
-func copyFile(t *testing.T, from, to string) {
-	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
-}
+func copyFile(t *testing.T, from, to string) { testbuild.CopyExecutable(t, from, to) }

@@ -25,14 +25,7 @@ import (
 // the ones the README shows).
 
 // chromium returns the browser's path, or skips the test.
-func chromium(t *testing.T) string {
-	t.Helper()
-	p, ok := testbuild.Chromium()
-	if !ok {
-		t.Skip("no Chromium on this machine: the browser tests skip (make test-browser installs Debian's chromium and runs them)")
-	}
-	return p
-}
+func chromium(t *testing.T) string { return testbuild.ChromiumOrSkip(t) }
 
 // browser starts a headless Chromium and returns a context for its tab.
 func browser(t *testing.T) context.Context {
