@@ -33,8 +33,12 @@ func TestMatchViewLiveInBrowser(t *testing.T) {
 		t.Skip("kinrow match has no --view yet")
 	}
 	out := filepath.Join(t.TempDir(), "games.jsonl")
-	cmd := kinrowCmd(t, "match", "--rules", "connect4", "--bot", "alphabeta", "--bot", "alphabeta", "--games", "2",
-		"--movetime", "250ms", "--out", out, "--view", "127.0.0.1:0", "--log-level", "info")
+	// pndb thinks its whole move at gomoku's opening (nothing to prove
+	// there), so the moves come one by one, slowly enough to watch; alphabeta
+	// at Connect-4 now answers from its book and its solver within
+	// milliseconds, and a game could end before the page showed it.
+	cmd := kinrowCmd(t, "match", "--rules", "gomoku", "--bot", "pndb", "--bot", "pndb", "--games", "2",
+		"--movetime", "250ms", "--max-plies", "24", "--out", out, "--view", "127.0.0.1:0", "--log-level", "info")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
