@@ -26,14 +26,16 @@ func rapfiLikeBrain(t *testing.T, extra string) string {
 // tolerance past timeout_turn, and it is not asked while still busy with
 // its last move. Before, its first move of every process forfeited by
 // timeout, and a TURN sent too early was answered "ERROR Unknown command".
-// With tolerance = "0s" in its manifest, the first move forfeits.
+// With tolerance = "0s" in its manifest, the first move forfeits. Moves of
+// 300 ms leave a loaded machine headroom: the first move (400 ms over)
+// still goes past the grace, and stays well within the tolerance.
 func TestRapfiLikeBrainInMatch(t *testing.T) {
 	dir := manifests(t, map[string]string{
 		"rapfi":  rapfiLikeBrain(t, ""),
 		"strict": rapfiLikeBrain(t, "tolerance = \"0s\"\n"),
 	})
 	pairs, recs := runEngineMatch(t, dir, "--rules", "mnk:9x9x5", "--bot", "rapfi", "--bot", "random",
-		"--games", "2", "--movetime", "100ms", "--max-plies", "16")
+		"--games", "2", "--movetime", "300ms", "--max-plies", "16")
 	if len(pairs) != 1 || len(recs) != 2 {
 		t.Fatalf("pairings %+v, %d records", pairs, len(recs))
 	}
@@ -45,7 +47,7 @@ func TestRapfiLikeBrainInMatch(t *testing.T) {
 	checkNoEngineProcesses(t, engines(t), dir)
 
 	_, recs = runEngineMatch(t, dir, "--rules", "mnk:9x9x5", "--bot", "strict", "--bot", "random",
-		"--games", "2", "--movetime", "100ms", "--max-plies", "16")
+		"--games", "2", "--movetime", "300ms", "--max-plies", "16")
 	for _, rec := range recs {
 		if rec.Forfeit != record.ForfeitTimeout || !strings.Contains(rec.Detail, "strict") {
 			t.Errorf("game %d without tolerance: %s %s %s; want strict to forfeit by timeout", rec.Game, rec.Reason, rec.Forfeit, rec.Detail)
@@ -55,7 +57,7 @@ func TestRapfiLikeBrainInMatch(t *testing.T) {
 
 	// --gomocup-tolerance, given, overrides the manifest's (default) tolerance.
 	_, recs = runEngineMatch(t, dir, "--rules", "mnk:9x9x5", "--bot", "rapfi", "--bot", "random",
-		"--games", "2", "--movetime", "100ms", "--max-plies", "16", "--gomocup-tolerance", "0s")
+		"--games", "2", "--movetime", "300ms", "--max-plies", "16", "--gomocup-tolerance", "0s")
 	for _, rec := range recs {
 		if rec.Forfeit != record.ForfeitTimeout || !strings.Contains(rec.Detail, "rapfi") {
 			t.Errorf("game %d with --gomocup-tolerance 0s: %s %s %s; want rapfi to forfeit by timeout", rec.Game, rec.Reason, rec.Forfeit, rec.Detail)
