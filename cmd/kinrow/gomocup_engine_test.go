@@ -26,12 +26,14 @@ func rapfiLikeBrain(t *testing.T, extra string) string {
 // tolerance past timeout_turn, and it is not asked while still busy with
 // its last move. Before, its first move of every process forfeited by
 // timeout, and a TURN sent too early was answered "ERROR Unknown command".
-// With tolerance = "0s" in its manifest, the first move forfeits. Moves of
-// 300 ms leave a loaded machine headroom: the first move (400 ms over)
-// still goes past the grace, and stays well within the tolerance.
+// With tolerance = "0s" in its manifest, the first move forfeits. The
+// tolerant brain's manifest gives 3 s (GomocupJudge's default is 1 s) so
+// that a loaded machine has headroom: its first move (400 ms over) goes
+// past the grace and stays well within the tolerance, and a flag of 0s
+// still overrides the manifest.
 func TestRapfiLikeBrainInMatch(t *testing.T) {
 	dir := manifests(t, map[string]string{
-		"rapfi":  rapfiLikeBrain(t, ""),
+		"rapfi":  rapfiLikeBrain(t, "tolerance = \"3s\"\n"),
 		"strict": rapfiLikeBrain(t, "tolerance = \"0s\"\n"),
 	})
 	pairs, recs := runEngineMatch(t, dir, "--rules", "mnk:9x9x5", "--bot", "rapfi", "--bot", "random",
@@ -55,7 +57,7 @@ func TestRapfiLikeBrainInMatch(t *testing.T) {
 	}
 	checkNoEngineProcesses(t, engines(t), dir)
 
-	// --gomocup-tolerance, given, overrides the manifest's (default) tolerance.
+	// --gomocup-tolerance, given, overrides the manifest's tolerance.
 	_, recs = runEngineMatch(t, dir, "--rules", "mnk:9x9x5", "--bot", "rapfi", "--bot", "random",
 		"--games", "2", "--movetime", "300ms", "--max-plies", "16", "--gomocup-tolerance", "0s")
 	for _, rec := range recs {

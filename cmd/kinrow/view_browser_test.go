@@ -32,13 +32,25 @@ func TestMatchViewLiveInBrowser(t *testing.T) {
 	if !strings.Contains(string(help), "-view") {
 		t.Skip("kinrow match has no --view yet")
 	}
+	// The browser starts before the match: on a loaded machine Chromium
+	// takes seconds to come up, and a game could end meanwhile.
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelA()
+	ctx, cancelB := chromedp.NewContext(actx)
+	defer cancelB()
+	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancelT()
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("starting %s: %v", exe, err)
+	}
 	out := filepath.Join(t.TempDir(), "games.jsonl")
 	// pndb thinks its whole move at gomoku's opening (nothing to prove
 	// there), so the moves come one by one, slowly enough to watch; alphabeta
 	// at Connect-4 now answers from its book and its solver within
 	// milliseconds, and a game could end before the page showed it.
 	cmd := kinrowCmd(t, "match", "--rules", "gomoku", "--bot", "pndb", "--bot", "pndb", "--games", "2",
-		"--movetime", "250ms", "--max-plies", "24", "--out", out, "--view", "127.0.0.1:0", "--log-level", "info")
+		"--movetime", "400ms", "--max-plies", "30", "--out", out, "--view", "127.0.0.1:0", "--log-level", "info")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -62,13 +74,6 @@ func TestMatchViewLiveInBrowser(t *testing.T) {
 		for sc.Scan() {
 		}
 	}()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelA()
-	ctx, cancelB := chromedp.NewContext(actx)
-	defer cancelB()
-	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
-	defer cancelT()
 	if err := chromedp.Do(ctx, chromedp.Navigate(url+"?view=live"),
 		chromedp.WaitVisible(chromedp.CSS(`#grid .card .mini svg`))); err != nil {
 		t.Fatal(err)

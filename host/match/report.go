@@ -36,7 +36,7 @@ func (s *Summary) WriteJSON(w io.Writer, log hclog.Logger) error {
 // noNegativeZero turns an Elo that prints as -0.0 into 0 (a score a hair
 // under 50% is no loss of Elo worth a sign).
 func noNegativeZero(elo float64) float64 {
-	if elo < 0 && elo > -0.05 {
+	if elo <= 0 && elo > -0.05 { // also IEEE -0, which is not < 0
 		return 0
 	}
 	return elo

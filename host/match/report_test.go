@@ -1,6 +1,7 @@
 package match
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -16,7 +17,8 @@ func TestSummaryTextHasNoNegativeZero(t *testing.T) {
 		line, cell string
 	}{
 		{-0.02, "Elo difference: 0.0 +/-", "+0.0 ± "},
-		{-0.0, "Elo difference: 0.0 +/-", "+0.0 ± "},
+		{math.Copysign(0, -1), "Elo difference: 0.0 +/-", "+0.0 ± "},            // IEEE negative zero: the constant -0.0 in Go is +0
+		{stats.WDL{W: 2, L: 2}.Elo().Elo, "Elo difference: 0.0 +/-", "+0.0 ± "}, // what 2-2-0 gives: -400·log10(1/0.5−1)
 		{-3.26, "Elo difference: -3.3 +/-", "-3.3 ± "},
 	} {
 		p := &PairingStats{A: "a", B: "b", WDL: stats.WDL{W: 10, D: 1, L: 10},
