@@ -122,12 +122,7 @@ func (r *Runner) Close() {
 		bots = append(bots, b)
 	}
 	r.mu.Unlock()
-	var wg sync.WaitGroup
-	for _, b := range bots {
-		wg.Add(1)
-		go func() { defer wg.Done(); b.Close() }()
-	}
-	wg.Wait()
+	procrun.CloseAll(bots)
 	if err := os.RemoveAll(r.socketDir); err != nil {
 		r.cfg.Logger.Warn("remove the bots' socket directory", "dir", r.socketDir, "error", err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/kinrow/kinrow/host/enginebot"
 	"github.com/kinrow/kinrow/host/manifest"
 	"github.com/kinrow/kinrow/host/pluginbot"
+	"github.com/kinrow/kinrow/host/procrun"
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/protocol/botapi"
 )
@@ -437,11 +438,8 @@ func (l *Registry) Close() {
 		engines = append(engines, e)
 	}
 	l.mu.Unlock()
-	var wg sync.WaitGroup
-	for _, e := range engines {
-		wg.Add(1)
-		go func() { defer wg.Done(); e.Close() }()
-	}
-	l.plugins.Close()
-	wg.Wait()
+	done := make(chan struct{})
+	go func() { procrun.CloseAll(engines); close(done) }()
+	l.plugins.Close() // the plugins side by side with the engines
+	<-done
 }
