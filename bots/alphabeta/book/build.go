@@ -206,7 +206,25 @@ func seqCols(seq string) []int {
 // solveAll solves todo with o.Jobs solvers and hands each score to done,
 // from the calling goroutine.
 func solveAll(ctx context.Context, o Options, todo []string, done func(uint64, int) error) error {
-	jobs := o.Jobs
+	solve := func(ctx context.Context, sv *solver.Solver, g Geometry, seq string) (uint64, Entry, error) {
+		p, b := replay(sv, g, seq)
+		s, err := sv.Solve(ctx, p, false)
+		if err != nil {
+			return 0, Entry{}, fmt.Errorf("book: solve %s: %w", FormatCols(seqCols(seq)), err)
+		}
+		return b.Fold(), Entry{Score: s, Move: -1}, nil
+	}
+	return runAll(ctx, o.Jobs, o.Geometry, o.TTMiB, todo, solve, func(key uint64, e Entry) error { return done(key, e.Score) })
+}
+
+// runAll runs work on every sequence of todo, jobs at once (GOMAXPROCS
+// when <= 0), a solver of ttMiB each, and hands each result to done, from
+// the calling goroutine; the first error stops everything.
+func runAll(ctx context.Context, jobs int, g Geometry, ttMiB int, todo []string,
+	work func(context.Context, *solver.Solver, Geometry, string) (uint64, Entry, error), done func(uint64, Entry) error) error {
+	if len(todo) == 0 {
+		return ctx.Err()
+	}
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
@@ -214,15 +232,15 @@ func solveAll(ctx context.Context, o Options, todo []string, done func(uint64, i
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type result struct {
-		key   uint64
-		score int
-		err   error
+		key uint64
+		e   Entry
+		err error
 	}
-	work := make(chan string)
+	seqs := make(chan string)
 	results := make(chan result)
 	var wg sync.WaitGroup
 	for range jobs {
-		sv, err := solver.New(o.Rows, o.Cols, o.K, o.TTMiB)
+		sv, err := solver.New(g.Rows, g.Cols, g.K, ttMiB)
 		if err != nil {
 			cancel()
 			wg.Wait()
@@ -231,14 +249,10 @@ func solveAll(ctx context.Context, o Options, todo []string, done func(uint64, i
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for seq := range work {
-				p, b := replay(sv, o.Geometry, seq)
-				s, err := sv.Solve(ctx, p, false)
-				if err != nil {
-					err = fmt.Errorf("book: solve %s: %w", FormatCols(seqCols(seq)), err)
-				}
+			for seq := range seqs {
+				key, e, err := work(ctx, sv, g, seq)
 				select {
-				case results <- result{b.Fold(), s, err}:
+				case results <- result{key, e, err}:
 				case <-ctx.Done():
 					return
 				}
@@ -246,10 +260,10 @@ func solveAll(ctx context.Context, o Options, todo []string, done func(uint64, i
 		}()
 	}
 	go func() {
-		defer close(work)
+		defer close(seqs)
 		for _, seq := range todo {
 			select {
-			case work <- seq:
+			case seqs <- seq:
 			case <-ctx.Done():
 				return
 			}
@@ -262,7 +276,7 @@ func solveAll(ctx context.Context, o Options, todo []string, done func(uint64, i
 			continue
 		}
 		if r.err == nil {
-			r.err = done(r.key, r.score)
+			r.err = done(r.key, r.e)
 		}
 		if r.err != nil {
 			first = r.err

@@ -222,9 +222,16 @@ func (p *Player) Proven(ctx context.Context, cols []int, deadline time.Time) (Mo
 	return Move{Col: col, Score: score, Source: FromSolver, Nodes: nodes, Weak: weak}, true
 }
 
-// fromBook scores every column of q from the book's children.
+// fromBook is the book's move of q: the move it holds for the position
+// (a strategy book), or the best of the scores it holds for every child.
 func (p *Player) fromBook(q solver.Position, cols []int) (Move, bool) {
-	if p.bk == nil || len(cols)+1 > p.bk.Plies {
+	if p.bk == nil {
+		return Move{}, false
+	}
+	if e, ok := p.bk.Move(cols); ok && q.CanPlay(e.Move) {
+		return Move{Col: e.Move, Score: e.Score, Source: FromBook, Weak: e.Weak}, true
+	}
+	if len(cols)+1 > p.bk.Plies {
 		return Move{}, false
 	}
 	scores := make([]int, p.geom.Cols)
