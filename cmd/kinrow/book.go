@@ -40,6 +40,7 @@ func newBookBuildCmd() *cobra.Command {
 		quiet     bool
 		strategy  string
 		oPlies    int
+		known     string
 	)
 	cmd := newCommand("build --rules RULES --plies N --out FILE", "solve every position up to N plies and write the book", bookBuildLong, cobra.NoArgs,
 		func(cmd *cobra.Command, _ []string) error {
@@ -75,6 +76,11 @@ func newBookBuildCmd() *cobra.Command {
 							})
 						}
 					}}
+				if known != "" {
+					if so.Known, err = book.ReadFile(known); err != nil {
+						return usageError{fmt.Errorf("--known: %w", err)}
+					}
+				}
 				if !cmd.Flags().Changed("o-plies") {
 					oPlies = plies
 				}
@@ -106,5 +112,6 @@ func newBookBuildCmd() *cobra.Command {
 	f.BoolVar(&quiet, "quiet", false, "no progress on stderr")
 	f.StringVar(&strategy, "strategy", "", "a strategy book of x (the first player), o (the second) or both, not every position")
 	f.IntVar(&oPlies, "o-plies", 0, "with --strategy: the second player's plies (default --plies)")
+	f.StringVar(&known, "known", "", "with --strategy: a book of the same board whose moves and exact scores decide what it holds without solving")
 	return cmd
 }

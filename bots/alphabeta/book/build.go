@@ -214,21 +214,43 @@ func solveAll(ctx context.Context, o Options, todo []string, done func(uint64, i
 		}
 		return b.Fold(), Entry{Score: s, Move: -1}, nil
 	}
-	return runAll(ctx, o.Jobs, o.Geometry, o.TTMiB, todo, solve, func(key uint64, e Entry) error { return done(key, e.Score) })
+	svs, err := newSolvers(o.Geometry, min(jobsOf(o.Jobs), max(len(todo), 1)), o.TTMiB)
+	if err != nil {
+		return err
+	}
+	return runAll(ctx, svs, o.Geometry, todo, solve, func(key uint64, e Entry) error { return done(key, e.Score) })
 }
 
-// runAll runs work on every sequence of todo, jobs at once (GOMAXPROCS
-// when <= 0), a solver of ttMiB each, and hands each result to done, from
-// the calling goroutine; the first error stops everything.
-func runAll(ctx context.Context, jobs int, g Geometry, ttMiB int, todo []string,
+// jobsOf is the number of jobs asked for, GOMAXPROCS when jobs <= 0.
+func jobsOf(jobs int) int {
+	if jobs <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return jobs
+}
+
+// newSolvers returns n solvers of g with tables of ttMiB.
+func newSolvers(g Geometry, n, ttMiB int) ([]*solver.Solver, error) {
+	svs := make([]*solver.Solver, n)
+	for i := range svs {
+		sv, err := solver.New(g.Rows, g.Cols, g.K, ttMiB)
+		if err != nil {
+			return nil, fmt.Errorf("book: %w", err)
+		}
+		svs[i] = sv
+	}
+	return svs, nil
+}
+
+// runAll runs work on every sequence of todo, a job on each solver of
+// svs at once, and hands each result to done, from the calling goroutine;
+// the first error stops everything. The solvers keep their tables from
+// one call to the next.
+func runAll(ctx context.Context, svs []*solver.Solver, g Geometry, todo []string,
 	work func(context.Context, *solver.Solver, Geometry, string) (uint64, Entry, error), done func(uint64, Entry) error) error {
 	if len(todo) == 0 {
 		return ctx.Err()
 	}
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
-	jobs = max(1, min(jobs, len(todo)))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type result struct {
@@ -239,13 +261,7 @@ func runAll(ctx context.Context, jobs int, g Geometry, ttMiB int, todo []string,
 	seqs := make(chan string)
 	results := make(chan result)
 	var wg sync.WaitGroup
-	for range jobs {
-		sv, err := solver.New(g.Rows, g.Cols, g.K, ttMiB)
-		if err != nil {
-			cancel()
-			wg.Wait()
-			return fmt.Errorf("book: %w", err)
-		}
+	for _, sv := range svs[:min(len(svs), len(todo))] {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

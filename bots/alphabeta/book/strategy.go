@@ -35,6 +35,10 @@ type StrategyOptions struct {
 	// Journal, when set, is the file where every decided position is
 	// appended at once, and from which a stopped build resumes.
 	Journal string
+	// Known, when set, is a book of the same board whose entries decide
+	// a position without solving: its move for the position, or the best
+	// of its exact scores of every child.
+	Known *Book
 	// Progress, when set, is called from BuildStrategy's goroutine with
 	// the ply being decided, the positions decided and the positions
 	// found so far (the total grows as the strategies unfold).
@@ -51,6 +55,9 @@ func (o StrategyOptions) check() error {
 	}
 	if o.XPlies < 0 && o.OPlies < 0 {
 		return errors.New("book: a strategy book needs the first player's plies, the second's or both")
+	}
+	if o.Known != nil && o.Known.Geometry != o.Geometry {
+		return fmt.Errorf("book: the known book is of %dx%dx%d, the build of %dx%dx%d", o.Known.Rows, o.Known.Cols, o.Known.K, o.Rows, o.Cols, o.K)
 	}
 	if p := o.plies(); p >= o.Cells() || p > 255 {
 		return fmt.Errorf("book: strategy to %d plies: want fewer than %d", p, min(o.Cells(), 256))
@@ -82,6 +89,10 @@ func BuildStrategy(ctx context.Context, o StrategyOptions) (*Book, error) {
 	sv, err := solver.New(g.Rows, g.Cols, g.K, 1)
 	if err != nil {
 		return nil, fmt.Errorf("book: %w", err)
+	}
+	svs, err := newSolvers(g, jobsOf(o.Jobs), o.TTMiB)
+	if err != nil {
+		return nil, err
 	}
 	entries := map[uint64]Entry{}
 	// trees[side] holds the positions of the current ply in side's
@@ -117,7 +128,13 @@ func BuildStrategy(ctx context.Context, o StrategyOptions) (*Book, error) {
 			}
 		}
 		progress()
-		err := runAll(ctx, o.Jobs, o.Geometry, o.TTMiB, todo, decide, func(key uint64, e Entry) error {
+		decide := func(ctx context.Context, sv *solver.Solver, g Geometry, seq string) (uint64, Entry, error) {
+			if key, e, ok := fromKnown(o.Known, sv, g, seq); ok {
+				return key, e, nil
+			}
+			return decide(ctx, sv, g, seq)
+		}
+		err := runAll(ctx, svs, o.Geometry, todo, decide, func(key uint64, e Entry) error {
 			decided[key] = e
 			if journal != nil {
 				if _, err := fmt.Fprintf(journal, "%x %d %d %s\n", key, e.Move, e.Score, weakMark(e.Weak)); err != nil {
@@ -177,6 +194,50 @@ func weakMark(weak bool) string {
 		return "w"
 	}
 	return "e"
+}
+
+// fromKnown decides the position after seq from known (nil for none):
+// its move, or the best of its exact scores of every child (the centre
+// first among equals); the move in the key's orientation.
+func fromKnown(known *Book, sv *solver.Solver, g Geometry, seq string) (uint64, Entry, bool) {
+	if known == nil {
+		return 0, Entry{}, false
+	}
+	p, b := replay(sv, g, seq)
+	key := b.Fold()
+	if e, ok := known.Get(key); ok && e.Move >= 0 {
+		return key, e, true
+	}
+	n := len(seq)
+	best, bestCol := math.MinInt, -1
+	for _, c := range centreFirst(g.Cols) {
+		if !p.CanPlay(c) {
+			continue
+		}
+		v := 0 // the move fills the board: a draw
+		switch {
+		case p.IsWinningMove(c):
+			v = g.WinScore(n)
+		case n+1 < g.Cells():
+			cb := b
+			cb.Play(c)
+			s, ok := known.Lookup(cb.Fold())
+			if !ok {
+				return 0, Entry{}, false
+			}
+			v = -s
+		}
+		if v > best {
+			best, bestCol = v, c
+		}
+	}
+	if bestCol < 0 {
+		return 0, Entry{}, false
+	}
+	if b.Key() != key {
+		bestCol = g.Cols - 1 - bestCol
+	}
+	return key, Entry{Score: best, Move: bestCol}, true
 }
 
 // decide finds the move of the position after seq: a win when there is
