@@ -4,12 +4,14 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/kinrow/kinrow/bots/alphabeta/book"
 	"github.com/kinrow/kinrow/bots/alphabeta/solver"
 	"github.com/kinrow/kinrow/bots/internal/c4set"
 	"github.com/kinrow/kinrow/engine"
@@ -68,6 +70,100 @@ func perfect(sv *solver.Solver, cols []int) (int, []int) {
 		}
 	}
 	return best, scores
+}
+
+// oracle is the perfect player of the games from the empty board:
+// kinrow's exact solver (Analyze: every column's exact score) from
+// exactFrom stones on, a seeded choice among the best columns; below,
+// where an exact Analyze takes the solver minutes to hours, the shipped
+// book's values (the column of the book's exact move; else, when the
+// book holds every child, a seeded choice among the children of the best
+// value, sign only for its weak entries), and a weak Analyze (win, draw
+// or loss; a seeded choice among the columns of the best sign) where the
+// book holds neither.
+type oracle struct {
+	sv        *solver.Solver
+	bk        *book.Book
+	rng       *rand.Rand
+	exactFrom int
+}
+
+// move returns the oracle's column for the position after cols, its value
+// for the side to move (exact, or a sign when weak) and how it was found.
+func (o *oracle) move(t *testing.T, cols []int) (int, int, string) {
+	p := o.sv.NewPosition()
+	for _, c := range cols {
+		p.Play(c)
+	}
+	pick := func(scores []int, sign bool) (int, int) {
+		best := solver.Invalid
+		for _, s := range scores {
+			if s != solver.Invalid {
+				if sign {
+					s = cmp.Compare(s, 0)
+				}
+				best = max(best, s)
+			}
+		}
+		var cands []int
+		for c, s := range scores {
+			if s == solver.Invalid {
+				continue
+			}
+			if sign {
+				s = cmp.Compare(s, 0)
+			}
+			if s == best {
+				cands = append(cands, c)
+			}
+		}
+		return cands[o.rng.IntN(len(cands))], best
+	}
+	if len(cols) >= o.exactFrom {
+		scores, err := o.sv.Analyze(context.Background(), p, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, v := pick(scores, false)
+		return c, v, "solver"
+	}
+	if o.bk != nil {
+		if e, ok := o.bk.Move(cols); ok && !e.Weak {
+			return e.Move, e.Score, "book"
+		}
+		// Every child's value from the book: wins at once, full boards,
+		// the entries of the other side's strategy.
+		scores := make([]int, p.Cols())
+		all := true
+		for c := range scores {
+			switch {
+			case !p.CanPlay(c):
+				scores[c] = solver.Invalid
+			case p.IsWinningMove(c):
+				scores[c] = 1
+			default:
+				bd, err := book.Play(o.bk.Geometry, append(append([]int(nil), cols...), c))
+				if err != nil {
+					t.Fatal(err)
+				}
+				e, ok := o.bk.Get(bd.Fold())
+				if !ok {
+					all = false
+				}
+				scores[c] = -e.Score
+			}
+		}
+		if all {
+			c, v := pick(scores, true)
+			return c, v, "book children"
+		}
+	}
+	scores, err := o.sv.Analyze(context.Background(), p, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, v := pick(scores, true)
+	return c, v, "weak solver"
 }
 
 // playOut plays the game after opening, the bot the side to move, the
@@ -212,5 +308,142 @@ func TestStrengthShortOpenings(t *testing.T) {
 			}
 		}
 		t.Logf("book=%s: a column worse than the best in %d of %d: %s", bookOpt, worse, len(list), strings.Join(lines, "; "))
+	}
+}
+
+// gameResult is one game from an opening against the oracle.
+type gameResult struct {
+	res     int // for the bot: 1 win, 0 draw, -1 loss
+	slips   []string
+	longest time.Duration
+	moves   string
+	sources map[string]int
+}
+
+// playOracle plays the game after opening, the bot the side botSide, the
+// oracle the other; value is the sign of the opening's value for the bot.
+// A slip is a bot's move after which the oracle's value of its position
+// (a sign) is better than the bot's value before the move.
+func playOracle(t *testing.T, pl *player, o *oracle, opening string, bot engine.Color, value int, movetime time.Duration) gameResult {
+	r, _ := engine.ParseRules("connect4")
+	pos := engine.NewPosition(r)
+	ms, err := r.ParseMoveList(opening)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pos.PlayMoveList(ms); err != nil {
+		t.Fatal(err)
+	}
+	g := gameResult{sources: map[string]int{}}
+	lastBot := ""
+	for pos.Result() == engine.Open {
+		cols := columns(pos)
+		var m engine.Move
+		if pos.ToMove() == bot {
+			ctx, cancel := context.WithTimeout(context.Background(), movetime)
+			start := time.Now()
+			var last botapi.Progress
+			m, err = pl.GenMove(ctx, pos, func(pr botapi.Progress) { last = pr })
+			took := time.Since(start)
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.longest = max(g.longest, took)
+			lastBot = fmt.Sprintf("ply %d: %d in %v (last report depth %d score %d)", pos.Ply(), m+1, took.Round(time.Millisecond), last.Depth, last.Score)
+		} else {
+			c, v, how := o.move(t, cols)
+			g.sources[how]++
+			if got := -cmp.Compare(v, 0); got < value && lastBot != "" {
+				g.slips = append(g.slips, fmt.Sprintf("%s gave %+d up for %+d", lastBot, value, got))
+			}
+			value = -cmp.Compare(v, 0)
+			m = engine.Move(c)
+		}
+		pos.Play(m)
+	}
+	g.moves = r.FormatMoveList(pos.Moves(nil))
+	win := engine.XWins
+	if bot == engine.O {
+		win = engine.OWins
+	}
+	switch pos.Result() {
+	case engine.Draw:
+		g.res = 0
+	case win:
+		g.res = 1
+	default:
+		g.res = -1
+	}
+	return g
+}
+
+// strengthSeeds is KINROW_SEEDS (default 3): the games of each opening,
+// the oracle's choices among its best moves seeded 1..N.
+func strengthSeeds(t *testing.T) int {
+	n := 3
+	if v := os.Getenv("KINROW_SEEDS"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil || n < 1 {
+			t.Fatalf("KINROW_SEEDS=%q: want a positive number", v)
+		}
+	}
+	return n
+}
+
+// TestStrengthFromEmptyBoard: the bot as the first player from the empty
+// board (a win: it must win every game) and as the second player after
+// the first player's every first move (column 4: a loss, it must lose;
+// 3 and 5: a draw, 1, 2, 6, 7: a win for it, which it must keep),
+// against the oracle, with the shipped book and without it.
+func TestStrengthFromEmptyBoard(t *testing.T) {
+	movetime := strengthOn(t)
+	bk, err := book.Default(book.Geometry{Rows: 6, Cols: 7, K: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeds := strengthSeeds(t)
+	openings := []struct {
+		moves string
+		bot   engine.Color
+		value int // for the bot
+	}{
+		{"", engine.X, 1},
+		{"3", engine.O, 0}, {"2", engine.O, 1}, {"1", engine.O, 1}, {"4", engine.O, -1},
+	}
+	if v := os.Getenv("KINROW_OPENINGS"); v != "" {
+		keep := openings[:0]
+		for _, op := range openings {
+			if strings.Contains(","+v+",", ","+op.moves+",") || (op.moves == "" && strings.Contains(","+v+",", ",empty,")) {
+				keep = append(keep, op)
+			}
+		}
+		openings = keep
+	}
+	books := []string{"default", "none"}
+	if v := os.Getenv("KINROW_BOOKS"); v != "" {
+		books = strings.Split(v, ",")
+	}
+	for _, bookOpt := range books {
+		a := newAlphabeta()
+		for _, op := range openings {
+			kept := 0
+			for seed := 1; seed <= seeds; seed++ {
+				sv, err := solver.New(6, 7, 4, 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				o := &oracle{sv: sv, bk: bk, rng: rand.New(rand.NewPCG(uint64(seed), 26)), exactFrom: 8}
+				pl := newGame(t, a, "connect4", map[string]string{"book": bookOpt})
+				start := time.Now()
+				g := playOracle(t, pl, o, op.moves, op.bot, op.value, movetime)
+				if g.res >= op.value {
+					kept++
+				}
+				t.Logf("book=%s opening %q seed %d: %+d for the bot (value %+d), %s, longest move %v, oracle %v, slips %v (%v)",
+					bookOpt, op.moves, seed, g.res, op.value, g.moves, g.longest.Round(time.Millisecond), g.sources, g.slips, time.Since(start).Round(time.Second))
+			}
+			t.Logf("book=%s opening %q: value kept in %d of %d", bookOpt, op.moves, kept, seeds)
+		}
 	}
 }

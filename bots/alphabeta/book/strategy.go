@@ -68,8 +68,9 @@ func (o StrategyOptions) check() error {
 // BuildStrategy makes a strategy book (see the package doc): at the
 // positions of at most o.XPlies stones that the first player reaches
 // playing the book's move against every reply, the book's move (a win
-// when there is one, else a draw, else the slowest loss); the same for
-// the second player up to o.OPlies against every move of the first.
+// when there is one, else a draw, else one that does not lose at once);
+// the same for the second player up to o.OPlies against every move of the
+// first.
 // Cancelling ctx stops it; with a journal, every position decided so far
 // is kept for the next run.
 func BuildStrategy(ctx context.Context, o StrategyOptions) (*Book, error) {
@@ -132,7 +133,7 @@ func BuildStrategy(ctx context.Context, o StrategyOptions) (*Book, error) {
 			if key, e, ok := fromKnown(o.Known, sv, g, seq); ok {
 				return key, e, nil
 			}
-			return decide(ctx, sv, g, seq)
+			return decide(ctx, sv, g, seq, o.Known)
 		}
 		err := runAll(ctx, svs, o.Geometry, todo, decide, func(key uint64, e Entry) error {
 			decided[key] = e
@@ -241,10 +242,18 @@ func fromKnown(known *Book, sv *solver.Solver, g Geometry, seq string) (uint64, 
 }
 
 // decide finds the move of the position after seq: a win when there is
-// one, else a move that keeps the draw, else the slowest loss (exact
-// scores); the position's key with its entry, the move in the key's
-// orientation.
-func decide(ctx context.Context, sv *solver.Solver, g Geometry, seq string) (uint64, Entry, error) {
+// one, else a move that keeps the draw, else a move that does not lose at
+// once; the position's key with its entry (a weak score unless the move
+// wins at once), the move in the key's orientation.
+//
+// The position's exact score in known (nil for none) spares its solve.
+// The first player's positions (an even number of stones) are expected
+// wins: their moves are solved, centre first, until one wins, and the
+// position is solved only when none does. The second player's are solved
+// first (a draw or a loss is then proved by one solve, not by every
+// move's), then their moves until one reaches the value; a lost
+// position's move is not solved at all.
+func decide(ctx context.Context, sv *solver.Solver, g Geometry, seq string, known *Book) (uint64, Entry, error) {
 	p, b := replay(sv, g, seq)
 	n := len(seq)
 	key := b.Fold()
@@ -260,16 +269,34 @@ func decide(ctx context.Context, sv *solver.Solver, g Geometry, seq string) (uin
 			return key, Entry{Score: g.WinScore(n), Move: orient(c)}, nil
 		}
 	}
-	// Every move's sign, centre first, until one wins: first what the
-	// table already proves (a context that is done: a few thousand nodes
-	// a move), then with ctx.
+	fail := func(what string, err error) (uint64, Entry, error) {
+		return 0, Entry{}, fmt.Errorf("book: solve %s: %w", FormatCols(seqCols(what)), err)
+	}
+	want := 1 // the value sought: a win until the position is solved
+	if n%2 == 1 {
+		if v, ok := lookup(known, key); ok {
+			want = cmp.Compare(v, 0)
+		} else {
+			v, err := sv.Solve(ctx, p, true)
+			if err != nil {
+				return fail(seq, err)
+			}
+			want = v
+		}
+	}
+	if want < 0 {
+		return key, Entry{Score: -1, Weak: true, Move: orient(holding(p, order))}, nil
+	}
+	// Every move's sign, centre first, until one reaches want: first what
+	// the table already proves (a context that is done: a few thousand
+	// nodes a move), then with ctx.
 	var vals [64]int
-	var known [64]bool
+	var solved [64]bool
 	spent, stop := context.WithCancel(ctx)
 	stop()
 	for pass, pctx := range []context.Context{spent, ctx} {
 		for _, c := range order {
-			if !p.CanPlay(c) || known[c] {
+			if !p.CanPlay(c) || solved[c] {
 				continue
 			}
 			v := 0 // the move fills the board: a draw
@@ -281,36 +308,67 @@ func decide(ctx context.Context, sv *solver.Solver, g Geometry, seq string) (uin
 					if pass == 0 && ctx.Err() == nil {
 						continue
 					}
-					return 0, Entry{}, fmt.Errorf("book: solve %s: %w", FormatCols(seqCols(seq+string(rune(c)))), err)
+					return fail(seq+string(rune(c)), err)
 				}
 				v = -s
 			}
-			vals[c], known[c] = v, true
-			if v > 0 {
-				return key, Entry{Score: 1, Weak: true, Move: orient(c)}, nil
+			vals[c], solved[c] = v, true
+			if v >= want {
+				return key, Entry{Score: v, Weak: true, Move: orient(c)}, nil
 			}
 		}
 	}
+	// No move wins (the first player's position): the best of them.
+	best := -2
 	for _, c := range order {
-		if known[c] && vals[c] == 0 {
-			return key, Entry{Score: 0, Weak: true, Move: orient(c)}, nil
+		if solved[c] && vals[c] > best {
+			best = vals[c]
 		}
 	}
-	// Every move loses: the slowest loss, by exact scores.
-	scores, err := sv.Analyze(ctx, p, false)
-	if err != nil {
-		return 0, Entry{}, fmt.Errorf("book: analyze %s: %w", FormatCols(seqCols(seq)), err)
-	}
-	best, bestCol := math.MinInt, -1
 	for _, c := range order {
-		if scores[c] != solver.Invalid && scores[c] > best {
-			best, bestCol = scores[c], c
+		if solved[c] && vals[c] == best {
+			if best < 0 {
+				return key, Entry{Score: -1, Weak: true, Move: orient(holding(p, order))}, nil
+			}
+			return key, Entry{Score: best, Weak: true, Move: orient(c)}, nil
 		}
 	}
-	if bestCol < 0 {
-		return 0, Entry{}, fmt.Errorf("book: %s: no move to decide", FormatCols(seqCols(seq)))
+	return 0, Entry{}, fmt.Errorf("book: %s: no move to decide", FormatCols(seqCols(seq)))
+}
+
+// lookup is known's exact score of key, if known is set and holds it.
+func lookup(known *Book, key uint64) (int, bool) {
+	if known == nil {
+		return 0, false
 	}
-	return key, Entry{Score: best, Move: orient(bestCol)}, nil
+	return known.Lookup(key)
+}
+
+// holding is the move of a lost position: the first, in order, after
+// which the opponent cannot win at once, else the first playable.
+func holding(p solver.Position, order []int) int {
+	first := -1
+	for _, c := range order {
+		if !p.CanPlay(c) {
+			continue
+		}
+		if first < 0 {
+			first = c
+		}
+		q := p
+		q.Play(c)
+		safe := true
+		for _, d := range order {
+			if q.CanPlay(d) && q.IsWinningMove(d) {
+				safe = false
+				break
+			}
+		}
+		if safe {
+			return c
+		}
+	}
+	return first
 }
 
 // centreFirst returns the columns of a board of n columns by their

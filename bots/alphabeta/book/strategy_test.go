@@ -32,6 +32,13 @@ var strategyBoards = []StrategyOptions{
 // It returns the number of positions the strategies reach.
 func checkStrategy(t *testing.T, b *Book, xPlies, oPlies int, sample func(int) bool) int {
 	t.Helper()
+	return walkStrategy(t, b, xPlies, oPlies, func(uint64, int) bool { return sample(0) })
+}
+
+// walkStrategy is checkStrategy with the entries checked against the
+// solver chosen by their key and ply.
+func walkStrategy(t *testing.T, b *Book, xPlies, oPlies int, sample func(key uint64, ply int) bool) int {
+	t.Helper()
 	g := b.Geometry
 	sv, err := solver.New(g.Rows, g.Cols, g.K, 4)
 	if err != nil {
@@ -53,8 +60,11 @@ func checkStrategy(t *testing.T, b *Book, xPlies, oPlies int, sample func(int) b
 			if !p.CanPlay(e.Move) {
 				t.Fatalf("%v: %s: the book's move %d is not playable", g, FormatCols(cols), e.Move+1)
 			}
+			if keyStones(g, bd.Fold()) != n {
+				t.Fatalf("%v: %s: keyStones %d, want %d", g, FormatCols(cols), keyStones(g, bd.Fold()), n)
+			}
 			reached[bd.Fold()] = true
-			if key := bd.Fold(); !seen[key] && sample(checked) {
+			if key := bd.Fold(); !seen[key] && sample(key, n) {
 				seen[key] = true
 				checked++
 				want, err := sv.Solve(context.Background(), p, e.Weak)
@@ -114,6 +124,7 @@ func checkStrategy(t *testing.T, b *Book, xPlies, oPlies int, sample func(int) b
 	if checked == 0 {
 		t.Errorf("%v: no entry checked", g)
 	}
+	t.Logf("%v: %d entries checked against the solver", g, checked)
 	return len(reached)
 }
 

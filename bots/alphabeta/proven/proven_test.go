@@ -151,3 +151,120 @@ func TestEstimatorLearns(t *testing.T) {
 		t.Fatalf("estimate after a slow solve %v, before %v: want longer", after, before)
 	}
 }
+
+// A strategy book's moves are played as they are (the book's, with their
+// weak scores), and they are best moves: on a small board, with the
+// strategy book and without any (the solver alone), the player's move at
+// every position of the book has the same outcome, that of the position;
+// past the book both play the solver's move, the same one.
+func TestStrategyBookAndSolverPlayTheSame(t *testing.T) {
+	g := book.Geometry{Rows: 4, Cols: 5, K: 4}
+	bk, err := book.BuildStrategy(context.Background(), book.StrategyOptions{Geometry: g, XPlies: 6, OPlies: 5, Jobs: 2, TTMiB: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv, err := solver.New(g.Rows, g.Cols, g.K, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inBook, past := 0, 0
+	rng := rand.New(rand.NewPCG(26, 5))
+	for _, cols := range positions(t, sv, bk.Plies+2) {
+		e, held := bk.Move(cols)
+		if !held && (len(cols) <= bk.Plies || rng.IntN(300) != 0) {
+			continue
+		}
+		with := NewPlayer(sv, bk, NewEstimator(g.Cells()))
+		without := NewPlayer(sv, nil, NewEstimator(g.Cells()))
+		a, okA := with.Proven(context.Background(), cols, far())
+		b, okB := without.Proven(context.Background(), cols, far())
+		if !okA || !okB {
+			t.Fatalf("%s: proven with book %v, without %v", book.FormatCols(cols), okA, okB)
+		}
+		if held {
+			inBook++
+			if a.Source != FromBook || a.Col != e.Move || a.Weak != e.Weak {
+				t.Errorf("%s: with the book %+v, the book holds %+v", book.FormatCols(cols), a, e)
+			}
+			if cmp.Compare(a.Score, 0) != cmp.Compare(b.Score, 0) {
+				t.Errorf("%s: the book's move %d scores %d, the solver's %d scores %d", book.FormatCols(cols), a.Col+1, a.Score, b.Col+1, b.Score)
+			}
+			continue
+		}
+		past++
+		a.Nodes, b.Nodes = 0, 0
+		if a != b {
+			t.Errorf("%s: past the book, with it %+v, without %+v", book.FormatCols(cols), a, b)
+		}
+	}
+	if inBook == 0 || past == 0 {
+		t.Fatalf("%d positions in the book, %d past it: want some of each", inBook, past)
+	}
+	t.Logf("%d positions in the book, %d past it", inBook, past)
+}
+
+// The shipped 6x7 strategy book: at a seeded sample of its first
+// player's deepest positions (the cheapest to solve), the player with the
+// book plays the book's move and the player without it (the solver alone)
+// a move of the same outcome, a win; one ply past the book (a seeded reply
+// of the second player) both play the solver's move, the same one.
+func TestShippedBookAndSolverPlayTheSame(t *testing.T) {
+	g := book.Geometry{Rows: 6, Cols: 7, K: 4}
+	bk, err := book.Default(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bk == nil || !bk.Strategy {
+		t.Skip("no 6x7 strategy book shipped")
+	}
+	sv, err := solver.New(g.Rows, g.Cols, g.K, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(26, 6))
+	for range 2 {
+		// Down the first player's strategy: its book moves, random
+		// replies that do not end the game.
+		var cols []int
+		var last []int
+		for {
+			e, ok := bk.Move(cols)
+			if !ok {
+				break
+			}
+			last = append([]int(nil), cols...)
+			cols = append(cols, e.Move)
+			p := sv.NewPosition()
+			for _, c := range cols {
+				p.Play(c)
+			}
+			var replies []int
+			for c := range g.Cols {
+				if p.CanPlay(c) && !p.IsWinningMove(c) {
+					replies = append(replies, c)
+				}
+			}
+			if len(replies) == 0 || p.GameOver() {
+				break
+			}
+			cols = append(cols, replies[rng.IntN(len(replies))])
+		}
+		for i, pos := range [][]int{last, cols} {
+			with := NewPlayer(sv, bk, NewEstimator(g.Cells()))
+			without := NewPlayer(sv, nil, NewEstimator(g.Cells()))
+			a, okA := with.Proven(context.Background(), pos, far())
+			b, okB := without.Proven(context.Background(), pos, far())
+			if !okA || !okB {
+				t.Fatalf("%s: proven with book %v, without %v", book.FormatCols(pos), okA, okB)
+			}
+			if i == 0 && (a.Source != FromBook || a.Score != 1 || b.Score <= 0) {
+				t.Errorf("%s (the book's): with the book %+v, without %+v: want the book's move and two wins", book.FormatCols(pos), a, b)
+			}
+			a.Nodes, b.Nodes = 0, 0
+			if i == 1 && a != b {
+				t.Errorf("%s (past the book): with it %+v, without %+v", book.FormatCols(pos), a, b)
+			}
+			t.Logf("%s: with the book %+v, without %+v", book.FormatCols(pos), a, b)
+		}
+	}
+}
