@@ -75,12 +75,11 @@ func perfect(sv *solver.Solver, cols []int) (int, []int) {
 // oracle is the perfect player of the games from the empty board:
 // kinrow's exact solver (Analyze: every column's exact score) from
 // exactFrom stones on, a seeded choice among the best columns; below,
-// where an exact Analyze takes the solver minutes to hours, the shipped
-// book's values (the column of the book's exact move; else, when the
-// book holds every child, a seeded choice among the children of the best
-// value, sign only for its weak entries), and a weak Analyze (win, draw
-// or loss; a seeded choice among the columns of the best sign) where the
-// book holds neither.
+// where an exact Analyze takes the solver minutes to hours, perfect in the
+// outcome only (win, draw or loss, not how soon): the shipped book's move
+// when it holds one, else a seeded choice among the children of the best
+// value when the book holds every child, else a weak solve of the
+// position and of its moves in a seeded order until one keeps its value.
 type oracle struct {
 	sv        *solver.Solver
 	bk        *book.Book
@@ -128,7 +127,7 @@ func (o *oracle) move(t *testing.T, cols []int) (int, int, string) {
 		return c, v, "solver"
 	}
 	if o.bk != nil {
-		if e, ok := o.bk.Move(cols); ok && !e.Weak {
+		if e, ok := o.bk.Move(cols); ok {
 			return e.Move, e.Score, "book"
 		}
 		// Every child's value from the book: wins at once, full boards,
@@ -158,157 +157,35 @@ func (o *oracle) move(t *testing.T, cols []int) (int, int, string) {
 			return c, v, "book children"
 		}
 	}
-	scores, err := o.sv.Analyze(context.Background(), p, true)
+	v, err := o.sv.Solve(context.Background(), p, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, v := pick(scores, true)
-	return c, v, "weak solver"
-}
-
-// playOut plays the game after opening, the bot the side to move, the
-// perfect player the other; it returns the result for the bot (1, 0, -1)
-// and the bot's moves that gave up value (its score after the move below
-// the position's).
-func playOut(t *testing.T, pl *player, sv *solver.Solver, opening string, movetime time.Duration) (int, int, time.Duration) {
-	r, _ := engine.ParseRules("connect4")
-	pos := engine.NewPosition(r)
-	ms, err := r.ParseMoveList(opening)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := pos.PlayMoveList(ms); err != nil {
-		t.Fatal(err)
-	}
-	bot := pos.ToMove()
-	slips := 0
-	var longest time.Duration
-	for pos.Result() == engine.Open {
-		cols := columns(pos)
-		var m engine.Move
-		if pos.ToMove() == bot {
-			_, scores := perfect(sv, cols)
-			ctx, cancel := context.WithTimeout(context.Background(), movetime)
-			start := time.Now()
-			var last botapi.Progress
-			m, err = pl.GenMove(ctx, pos, func(pr botapi.Progress) { last = pr })
-			took := time.Since(start)
-			cancel()
-			if err != nil {
-				t.Fatal(err)
-			}
-			longest = max(longest, took)
-			bestScore := solver.Invalid
-			for _, s := range scores {
-				bestScore = max(bestScore, s)
-			}
-			if cmp.Compare(scores[m], 0) < cmp.Compare(bestScore, 0) {
-				slips++
-				t.Logf("%s: at ply %d played %d (score %d, best %d) in %v; last report depth %d score %d",
-					opening, pos.Ply(), m+1, scores[m], bestScore, took.Round(time.Millisecond), last.Depth, last.Score)
-			}
-		} else {
-			c, _ := perfect(sv, cols)
-			m = engine.Move(c)
+	for _, c := range o.rng.Perm(p.Cols()) {
+		if !p.CanPlay(c) {
+			continue
 		}
-		pos.Play(m)
-	}
-	win := engine.XWins
-	if bot == engine.O {
-		win = engine.OWins
-	}
-	switch pos.Result() {
-	case engine.Draw:
-		return 0, slips, longest
-	case win:
-		return 1, slips, longest
-	}
-	return -1, slips, longest
-}
-
-func TestStrengthHeldOut(t *testing.T) {
-	movetime := strengthOn(t)
-	sv, err := solver.New(6, 7, 4, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, bookOpt := range []string{"default", "none"} {
-		a := newAlphabeta()
-		kept := 0
-		ops := heldOut(t)
-		for _, op := range ops {
-			pl := newGame(t, a, "connect4", map[string]string{"book": bookOpt})
-			p := sv.NewPosition()
-			if _, err := sv.PlaySequence(&p, op); err != nil {
-				t.Fatal(err)
-			}
-			value, err := sv.Solve(context.Background(), p, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, slips, longest := playOut(t, pl, sv, op, movetime)
-			if res >= cmp.Compare(value, 0) {
-				kept++
-			}
-			t.Logf("book=%s %s score %d: result %+d for the bot, %d outcome-losing moves, longest move %v", bookOpt, op, value, res, slips, longest.Round(time.Millisecond))
+		if p.IsWinningMove(c) {
+			return c, v, "weak solver"
 		}
-		t.Logf("book=%s: kept %d of %d", bookOpt, kept, len(ops))
-	}
-}
-
-// TestStrengthShortOpenings: the bot's move in the empty board and the
-// first 30 positions of 1 to 6 plies of Test_L1_R3, against their exact
-// column scores.
-func TestStrengthShortOpenings(t *testing.T) {
-	movetime := strengthOn(t)
-	type pos struct {
-		seq    string
-		scores []int
-	}
-	empty := []int{-2, -1, 0, 1, 0, -1, -2} // the empty board's column scores (Pons)
-	list := []pos{{"", empty}}
-	short := func(fields []string) bool { return len(fields[0]) <= 6 }
-	for _, fields := range c4set.Read(t, "Test_L1_R3.txt", 30, short) {
-		var s []int
-		for _, v := range fields[2:] {
-			if v == "-" {
-				s = append(s, solver.Invalid)
-				continue
+		q := p
+		q.Play(c)
+		if q.GameOver() {
+			if v == 0 {
+				return c, v, "weak solver"
 			}
-			n, _ := strconv.Atoi(v)
-			s = append(s, n)
+			continue
 		}
-		list = append(list, pos{fields[0], s})
-	}
-	for _, bookOpt := range []string{"default", "none"} {
-		a := newAlphabeta()
-		worse := 0
-		var lines []string
-		for _, q := range list {
-			pl := newGame(t, a, "connect4", map[string]string{"book": bookOpt})
-			r, _ := engine.ParseRules("connect4")
-			p := engine.NewPosition(r)
-			ms, _ := r.ParseMoveList(q.seq)
-			if err := p.PlayMoveList(ms); err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), movetime)
-			m, err := pl.GenMove(ctx, p, func(botapi.Progress) {})
-			cancel()
-			if err != nil {
-				t.Fatal(err)
-			}
-			best := solver.Invalid
-			for _, s := range q.scores {
-				best = max(best, s)
-			}
-			if q.scores[m] < best {
-				worse++
-				lines = append(lines, fmt.Sprintf("%q: played %d (score %d), best %d", q.seq, m+1, q.scores[m], best))
-			}
+		w, err := o.sv.Solve(context.Background(), q, true)
+		if err != nil {
+			t.Fatal(err)
 		}
-		t.Logf("book=%s: a column worse than the best in %d of %d: %s", bookOpt, worse, len(list), strings.Join(lines, "; "))
+		if -w == v {
+			return c, v, "weak solver"
+		}
 	}
+	t.Fatalf("%v: no move keeps the value %d", cols, v)
+	return 0, 0, ""
 }
 
 // gameResult is one game from an opening against the oracle.
@@ -392,58 +269,72 @@ func strengthSeeds(t *testing.T) int {
 }
 
 // TestStrengthFromEmptyBoard: the bot as the first player from the empty
-// board (a win: it must win every game) and as the second player after
-// the first player's every first move (column 4: a loss, it must lose;
-// 3 and 5: a draw, 1, 2, 6, 7: a win for it, which it must keep),
-// against the oracle, with the shipped book and without it.
+// board (a win: it must win every game), and as the second player after
+// each first move that is not the best (columns 1, 2, 3: the mirror
+// images of 7, 6, 5), its book's answer and a seeded move of the first
+// player (a position the book proves at least a draw for the bot: it must
+// keep it), against the oracle, with the shipped book and without it.
+// KINROW_SIDES=x or o plays one side only, KINROW_BOOKS=default,none the
+// books, KINROW_SEEDS=N the seeds.
 func TestStrengthFromEmptyBoard(t *testing.T) {
 	movetime := strengthOn(t)
 	bk, err := book.Default(book.Geometry{Rows: 6, Cols: 7, K: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if bk == nil {
+		t.Skip("no 6x7 book shipped")
+	}
 	seeds := strengthSeeds(t)
-	openings := []struct {
-		moves string
-		bot   engine.Color
-		value int // for the bot
-	}{
-		{"", engine.X, 1},
-		{"3", engine.O, 0}, {"2", engine.O, 1}, {"1", engine.O, 1}, {"4", engine.O, -1},
-	}
-	if v := os.Getenv("KINROW_OPENINGS"); v != "" {
-		keep := openings[:0]
-		for _, op := range openings {
-			if strings.Contains(","+v+",", ","+op.moves+",") || (op.moves == "" && strings.Contains(","+v+",", ",empty,")) {
-				keep = append(keep, op)
-			}
-		}
-		openings = keep
-	}
 	books := []string{"default", "none"}
 	if v := os.Getenv("KINROW_BOOKS"); v != "" {
 		books = strings.Split(v, ",")
 	}
+	sides := os.Getenv("KINROW_SIDES")
+	if sides == "" {
+		sides = "x,o"
+	}
+	type opening struct {
+		moves string
+		bot   engine.Color
+		value int // for the bot: the opening's value, or a lower bound of it
+	}
 	for _, bookOpt := range books {
 		a := newAlphabeta()
-		for _, op := range openings {
-			kept := 0
-			for seed := 1; seed <= seeds; seed++ {
+		kept, games := 0, 0
+		for seed := 1; seed <= seeds; seed++ {
+			rng := rand.New(rand.NewPCG(uint64(seed), 26))
+			var openings []opening
+			if strings.Contains(sides, "x") {
+				openings = append(openings, opening{"", engine.X, 1})
+			}
+			if strings.Contains(sides, "o") {
+				for _, first := range []int{2, 1, 0} {
+					e, ok := bk.Move([]int{first})
+					if !ok || e.Score < 0 {
+						t.Fatalf("the book holds no move keeping the second player's value after column %d: %+v %v", first+1, e, ok)
+					}
+					x := rng.IntN(7)
+					openings = append(openings, opening{fmt.Sprintf("%d%d%d", first+1, e.Move+1, x+1), engine.O, cmp.Compare(e.Score, 0)})
+				}
+			}
+			for _, op := range openings {
 				sv, err := solver.New(6, 7, 4, 64)
 				if err != nil {
 					t.Fatal(err)
 				}
-				o := &oracle{sv: sv, bk: bk, rng: rand.New(rand.NewPCG(uint64(seed), 26)), exactFrom: 8}
+				o := &oracle{sv: sv, bk: bk, rng: rand.New(rand.NewPCG(uint64(seed), 7)), exactFrom: 10}
 				pl := newGame(t, a, "connect4", map[string]string{"book": bookOpt})
 				start := time.Now()
 				g := playOracle(t, pl, o, op.moves, op.bot, op.value, movetime)
-				if g.res >= op.value {
+				games++
+				if g.res >= op.value && len(g.slips) == 0 {
 					kept++
 				}
 				t.Logf("book=%s opening %q seed %d: %+d for the bot (value %+d), %s, longest move %v, oracle %v, slips %v (%v)",
 					bookOpt, op.moves, seed, g.res, op.value, g.moves, g.longest.Round(time.Millisecond), g.sources, g.slips, time.Since(start).Round(time.Second))
 			}
-			t.Logf("book=%s opening %q: value kept in %d of %d", bookOpt, op.moves, kept, seeds)
 		}
+		t.Logf("book=%s: the value kept (no slip) in %d of %d games", bookOpt, kept, games)
 	}
 }

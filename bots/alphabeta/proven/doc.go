@@ -1,6 +1,7 @@
 // Package proven is how the alphabeta bot plays what is proven on
-// Connect-X boards of package solver: the opening book's move while the
-// book holds the position's children, then the exact solver's move
+// Connect-X boards of package solver: the opening book's move (the move a
+// strategy book holds for the position, or the best of the scores a full
+// book holds for its children), then the exact solver's move
 // whenever an estimate says it finishes within the move, and otherwise
 // the search's move, checked so that it never gives up a value the bot
 // had proven.

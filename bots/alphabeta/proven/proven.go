@@ -155,12 +155,17 @@ func (p *Player) Proven(ctx context.Context, cols []int, deadline time.Time) (Mo
 	defer cancel()
 	start := time.Now()
 	// The position's value first (it fills the table its children use),
-	// then the moves, centre first, until one reaches it.
-	root, err := p.sv.Solve(sctx, q, weak)
-	if err != nil {
-		return Move{}, false
+	// then the moves, centre first, until one reaches it. A win the bot
+	// proved before (its book or solved move two plies ago) needs no
+	// weak solve: the moves are solved until one wins.
+	root, nodes := 1, uint64(0)
+	if !weak || !p.HasValue(len(cols)) || p.lower <= 0 {
+		var err error
+		if root, err = p.sv.Solve(sctx, q, weak); err != nil {
+			return Move{}, false
+		}
+		nodes = p.sv.Nodes()
 	}
-	nodes := p.sv.Nodes()
 	p.lower, p.lowerPly, p.haveLower = root, len(cols), true
 	// Two passes: first every move with a spent context, which answers
 	// only what the table already proves (the root's solve usually

@@ -3,6 +3,7 @@ package proven
 import (
 	"cmp"
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -267,4 +268,77 @@ func TestShippedBookAndSolverPlayTheSame(t *testing.T) {
 			t.Logf("%s: with the book %+v, without %+v", book.FormatCols(pos), a, b)
 		}
 	}
+}
+
+// Past a strategy book's win, the player's next move (the solver's, with
+// the win it proved kept: the position is not solved again) wins, against
+// every reply.
+func TestWinKeptPastTheBook(t *testing.T) {
+	g := book.Geometry{Rows: 4, Cols: 4, K: 3}
+	bk, err := book.BuildStrategy(context.Background(), book.StrategyOptions{Geometry: g, XPlies: 2, OPlies: -1, Jobs: 1, TTMiB: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv, err := solver.New(g.Rows, g.Cols, g.K, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, first := range positions(t, sv, 3) {
+		if len(first) != 3 {
+			continue
+		}
+		pl := NewPlayer(sv, bk, NewEstimator(g.Cells()))
+		m0, ok := pl.Proven(context.Background(), nil, far())
+		if !ok || m0.Source != FromBook || m0.Score != 1 || first[0] != m0.Col {
+			continue
+		}
+		m2, ok := pl.Proven(context.Background(), first[:2], far())
+		if !ok || first[2] != m2.Col {
+			continue
+		}
+		if m2.Source != FromBook || m2.Score != 1 {
+			t.Fatalf("%s: %+v, want the book's win", book.FormatCols(first[:2]), m2)
+		}
+		for r := range g.Cols {
+			cols := append(append([]int(nil), first...), r)
+			p := sv.NewPosition()
+			ok := true
+			for _, c := range cols {
+				if !p.CanPlay(c) || p.IsWinningMove(c) {
+					ok = false
+					break
+				}
+				p.Play(c)
+			}
+			if !ok || p.GameOver() {
+				continue
+			}
+			// An estimate of an hour and a half for a deadline in an
+			// hour: a weak solve (a third of it fits), not an exact one.
+			pl.est = &Estimator{logN0: math.Log(1e7 * 5400), rate: 1e7, e0: g.Cells() - len(cols), growth: 1.8}
+			m, ok := pl.Proven(context.Background(), cols, far())
+			if !ok || m.Source != FromSolver || !m.Weak || m.Score != 1 {
+				t.Fatalf("%s: %+v (%v), want a weak win from the solver", book.FormatCols(cols), m, ok)
+			}
+			q := p
+			if !q.IsWinningMove(m.Col) {
+				q.Play(m.Col)
+				v, err := sv.Solve(context.Background(), q, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if v >= 0 {
+					t.Errorf("%s: the solver's move %d leaves the opponent %d", book.FormatCols(cols), m.Col+1, v)
+				}
+			}
+			checked++
+			// Back to the position two plies before: the next reply.
+			pl.played(len(first)-1, 1)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no position checked")
+	}
+	t.Logf("%d positions past the book checked", checked)
 }
