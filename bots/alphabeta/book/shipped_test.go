@@ -73,9 +73,9 @@ func TestShippedBookAgreesWithTestSet(t *testing.T) {
 // of the second player to the first player's book moves leads to a
 // position the book decides, up to the book's plies for the first player
 // (the deepest even ply it holds), and the same for the second player's
-// strategy (every move of the first). A seeded sample of its deepest
-// entries (cheap to solve) equals the solver's values, and their moves
-// reach them.
+// strategy (every move of the first); it holds nothing else. A sample of
+// its deepest entries (cheap to solve) equals the solver's values, and
+// their moves reach them.
 func TestShippedStrategyClosedAndProven(t *testing.T) {
 	b := shipped6x7(t)
 	if !b.Strategy {
@@ -85,17 +85,22 @@ func TestShippedStrategyClosedAndProven(t *testing.T) {
 	if xPlies < 0 {
 		t.Fatal("the shipped book has no first player's strategy")
 	}
-	// Three entries of the first player's last ply, chosen by a hash of
-	// their keys; shallower ones cost the solver minutes.
-	picked := 0
+	// Eight entries of the first player's last ply and two of the one
+	// before, chosen by a hash of their keys; shallower ones cost the
+	// solver minutes.
+	picked := map[int]int{}
 	sample := func(key uint64, ply int) bool {
-		if picked < 3 && ply == xPlies && (key*0x9E3779B97F4A7C15)>>58 == 5 {
-			picked++
+		want := map[int]int{xPlies: 8, xPlies - 2: 2}[ply]
+		if picked[ply] < want && (key*0x9E3779B97F4A7C15)>>59 == 5 {
+			picked[ply]++
 			return true
 		}
 		return false
 	}
 	n := walkStrategy(t, b, xPlies, oPlies, sample)
+	if n != b.Len() {
+		t.Errorf("the strategies reach %d positions, the book holds %d", n, b.Len())
+	}
 	t.Logf("%d positions reached (first player to %d plies, second to %d); the book holds %d", n, xPlies, oPlies, b.Len())
 }
 
