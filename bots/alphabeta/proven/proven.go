@@ -144,14 +144,25 @@ func (p *Player) Proven(ctx context.Context, cols []int, deadline time.Time) (Mo
 	// The exact scores when they surely fit; only win, draw or loss (a
 	// weak solve, about a third of the nodes) when that fits instead,
 	// which keeps the outcome as surely.
-	est, weak := p.est.Estimate(empty), false
-	if est > left/4 {
+	// A win proven before (the book's or the solver's move two plies
+	// ago) is kept the cheapest way: the moves weakly, until one wins,
+	// even when the estimate does not fit (then with six tenths of the
+	// move, the search and its check getting the rest).
+	knownWin := p.HasValue(len(cols)) && p.lower > 0
+	est, weak, share := p.est.Estimate(empty), false, 9
+	switch {
+	case knownWin:
+		weak = true
+		if est/weakShare > left {
+			share = 6
+		}
+	case est > left/4:
 		if est/weakShare > left {
 			return Move{}, false
 		}
 		weak = true
 	}
-	sctx, cancel := context.WithDeadline(ctx, time.Now().Add(left*9/10))
+	sctx, cancel := context.WithDeadline(ctx, time.Now().Add(left*time.Duration(share)/10))
 	defer cancel()
 	start := time.Now()
 	// The position's value first (it fills the table its children use),
@@ -159,7 +170,7 @@ func (p *Player) Proven(ctx context.Context, cols []int, deadline time.Time) (Mo
 	// proved before (its book or solved move two plies ago) needs no
 	// weak solve: the moves are solved until one wins.
 	root, nodes := 1, uint64(0)
-	if !weak || !p.HasValue(len(cols)) || p.lower <= 0 {
+	if !knownWin {
 		var err error
 		if root, err = p.sv.Solve(sctx, q, weak); err != nil {
 			return Move{}, false
