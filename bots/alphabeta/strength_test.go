@@ -280,7 +280,9 @@ func strengthSeeds(t *testing.T) int {
 // player (a position the book proves at least a draw for the bot: it must
 // keep it), against the oracle, with the shipped book and without it.
 // KINROW_SIDES=x or o plays one side only, KINROW_BOOKS=default,none the
-// books, KINROW_SEEDS=N the seeds.
+// books, KINROW_SEEDS=N the seeds, KINROW_O_OPENINGS=34,... the second
+// player's openings instead (each at least a draw for it: "34" is the
+// first player's column 3 and the book's answer, a draw).
 func TestStrengthFromEmptyBoard(t *testing.T) {
 	movetime := strengthOn(t)
 	bk, err := book.Default(book.Geometry{Rows: 6, Cols: 7, K: 4})
@@ -313,7 +315,13 @@ func TestStrengthFromEmptyBoard(t *testing.T) {
 			if strings.Contains(sides, "x") {
 				openings = append(openings, opening{"", engine.X, 1})
 			}
-			if strings.Contains(sides, "o") {
+			if v := os.Getenv("KINROW_O_OPENINGS"); v != "" && strings.Contains(sides, "o") {
+				// Given openings, each a draw or better for the second
+				// player (the bot); either side may be to move.
+				for _, moves := range strings.Split(v, ",") {
+					openings = append(openings, opening{moves, engine.O, 0})
+				}
+			} else if strings.Contains(sides, "o") {
 				for _, first := range []int{2, 1, 0} {
 					e, ok := bk.Move([]int{first})
 					if !ok || e.Score < 0 {
