@@ -123,9 +123,10 @@ func BuildStrategy(ctx context.Context, o StrategyOptions) (*Book, error) {
 				todo = append(todo, seq)
 			}
 		}
+		left := len(todo)
 		progress := func() {
 			if o.Progress != nil {
-				o.Progress(ply, found-len(todo), found)
+				o.Progress(ply, found-left, found)
 			}
 		}
 		progress()
@@ -142,7 +143,7 @@ func BuildStrategy(ctx context.Context, o StrategyOptions) (*Book, error) {
 					return fmt.Errorf("book: journal %s: %w", o.Journal, err)
 				}
 			}
-			todo = todo[1:] // only the count matters
+			left--
 			progress()
 			return nil
 		})
