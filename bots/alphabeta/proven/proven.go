@@ -312,8 +312,9 @@ func (p *Player) played(ply, score int) {
 // proven by Proven before time ran out, or the score of its move two plies
 // before), a move that
 // weak solving shows loses that outcome is replaced by the first move,
-// centre first, that keeps it. Checks stop at deadline; an unchecked move
-// stands.
+// centre first, that keeps it, and the outcome stays proven for the
+// bot's next move. Checks stop at deadline; an unchecked move stands (and
+// the bot holds no proven value past it).
 func (p *Player) Keep(ctx context.Context, cols []int, col int, deadline time.Time) int {
 	if !p.HasValue(len(cols)) {
 		return col
@@ -343,7 +344,12 @@ func (p *Player) Keep(ctx context.Context, cols []int, col int, deadline time.Ti
 		}
 		return -v >= want, true
 	}
+	// A move checked to keep the outcome keeps it proven for the bot's
+	// next move too (the opponent's answer cannot lower it).
 	if ok, known := keeps(col); ok || !known {
+		if ok {
+			p.played(len(cols), want)
+		}
 		return col
 	}
 	for _, c := range centreFirst(p.geom.Cols) {
@@ -355,6 +361,7 @@ func (p *Player) Keep(ctx context.Context, cols []int, col int, deadline time.Ti
 			return col
 		}
 		if ok {
+			p.played(len(cols), want)
 			return c
 		}
 	}

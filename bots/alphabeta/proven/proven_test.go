@@ -124,7 +124,11 @@ func TestKeepHoldsProvenOutcome(t *testing.T) {
 			if s == solver.Invalid {
 				continue
 			}
+			pl.played(len(before), m.Score) // as Proven left it
 			got := pl.Keep(context.Background(), cols, c, far())
+			if !pl.HasValue(len(cols)+2) && want >= 0 {
+				t.Errorf("%s: move %d checked, but no value kept for the next move", book.FormatCols(cols), c+1)
+			}
 			if s >= want && got != c {
 				t.Errorf("%s: move %d keeps outcome %d (weak %d) but was replaced by %d", book.FormatCols(cols), c+1, want, s, got+1)
 			}
