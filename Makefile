@@ -81,7 +81,7 @@ java-course:
 # its new plies; BOOK_KNOWN= rebuilds from nothing). Its size and build
 # time: docs/PERFORMANCE.md, "The opening book".
 BOOK_PLIES   ?= 10
-BOOK_O_PLIES ?= 5
+BOOK_O_PLIES ?= 7
 BOOK_JOBS    ?= 2
 BOOK_FILE    := bots/alphabeta/book/books/connectx-6x7x4.book
 BOOK_KNOWN   ?= $(BOOK_FILE)

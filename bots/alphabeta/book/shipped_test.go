@@ -85,12 +85,12 @@ func TestShippedStrategyClosedAndProven(t *testing.T) {
 	if xPlies < 0 {
 		t.Fatal("the shipped book has no first player's strategy")
 	}
-	// Eight entries of the first player's last ply and two of the one
-	// before, chosen by a hash of their keys; shallower ones cost the
-	// solver minutes.
+	// Eight entries of the first player's last ply, two of the one
+	// before and two of the second player's last, chosen by a hash of
+	// their keys; shallower ones cost the solver minutes.
 	picked := map[int]int{}
 	sample := func(key uint64, ply int) bool {
-		want := map[int]int{xPlies: 8, xPlies - 2: 2}[ply]
+		want := map[int]int{xPlies: 8, xPlies - 2: 2, oPlies: 2}[ply]
 		if picked[ply] < want && (key*0x9E3779B97F4A7C15)>>59 == 5 {
 			picked[ply]++
 			return true
