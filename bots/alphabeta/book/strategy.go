@@ -249,11 +249,12 @@ func fromKnown(known *Book, sv *solver.Solver, g Geometry, seq string) (uint64, 
 //
 // The position's exact score in known (nil for none) spares its solve.
 // The first player's positions (an even number of stones) are expected
-// wins: their moves are solved, centre first, until one wins, and the
-// position is solved only when none does. The second player's are solved
-// first (a draw or a loss is then proved by one solve, not by every
-// move's), then their moves until one reaches the value; a lost
-// position's move is not solved at all.
+// wins: their moves are solved until one wins (first against what the
+// table already proves, then centre first); when none wins, every move has
+// been solved and the best is taken. The second player's are solved first
+// (a draw or a loss is then proved by one solve, not by every move's),
+// then their moves until one reaches the value; a lost position's move is
+// not solved at all.
 func decide(ctx context.Context, sv *solver.Solver, g Geometry, seq string, known *Book) (uint64, Entry, error) {
 	p, b := replay(sv, g, seq)
 	n := len(seq)
