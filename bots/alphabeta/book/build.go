@@ -249,7 +249,10 @@ func newSolvers(g Geometry, n, ttMiB int) ([]*solver.Solver, error) {
 func runAll(ctx context.Context, svs []*solver.Solver, g Geometry, todo []string,
 	work func(context.Context, *solver.Solver, Geometry, string) (uint64, Entry, error), done func(uint64, Entry) error) error {
 	if len(todo) == 0 {
-		return ctx.Err()
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("book: stopped: %w", err)
+		}
+		return nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

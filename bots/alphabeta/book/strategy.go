@@ -130,13 +130,13 @@ func BuildStrategy(ctx context.Context, o StrategyOptions) (*Book, error) {
 			}
 		}
 		progress()
-		decide := func(ctx context.Context, sv *solver.Solver, g Geometry, seq string) (uint64, Entry, error) {
+		decideOne := func(ctx context.Context, sv *solver.Solver, g Geometry, seq string) (uint64, Entry, error) {
 			if key, e, ok := fromKnown(o.Known, sv, g, seq); ok {
 				return key, e, nil
 			}
 			return decide(ctx, sv, g, seq, o.Known)
 		}
-		err := runAll(ctx, svs, o.Geometry, todo, decide, func(key uint64, e Entry) error {
+		err := runAll(ctx, svs, o.Geometry, todo, decideOne, func(key uint64, e Entry) error {
 			decided[key] = e
 			if journal != nil {
 				if _, err := fmt.Fprintf(journal, "%x %d %d %s\n", key, e.Move, e.Score, weakMark(e.Weak)); err != nil {
