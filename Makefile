@@ -74,13 +74,20 @@ java-course:
 	$(JAVAC) --release 17 -encoding UTF-8 -implicit:none -cp "$(FRAMEWORK)" -d "$(COURSE_CLASSES)" $$srcs
 
 # The 6x7 opening book shipped inside the alphabeta bot (embedded: the bot's
-# sandbox sees no file beside it), rebuilt by kinrow book build; resumable
-# (its journal). BOOK_PLIES deeper books take hours: docs/PERFORMANCE.md.
-BOOK_PLIES ?= 1
-BOOK_JOBS  ?= 2
-BOOK_FILE  := bots/alphabeta/book/books/connectx-6x7x4.book
+# sandbox sees no file beside it), rebuilt by kinrow book build: a strategy
+# book, the first player's winning moves against every reply up to
+# BOOK_PLIES stones and the second player's moves against every first move
+# up to BOOK_O_PLIES; resumable (its journal). The book it replaces decides
+# what it holds without solving (BOOK_KNOWN, so a deeper book costs only
+# its new plies; BOOK_KNOWN= rebuilds from nothing). Its size and build
+# time: docs/PERFORMANCE.md, "The opening book".
+BOOK_PLIES   ?= 10
+BOOK_O_PLIES ?= 7
+BOOK_JOBS    ?= 2
+BOOK_FILE    := bots/alphabeta/book/books/connectx-6x7x4.book
+BOOK_KNOWN   ?= $(BOOK_FILE)
 book: $(BIN)/kinrow
-	$(BIN)/kinrow book build --rules connect4 --plies $(BOOK_PLIES) --jobs $(BOOK_JOBS) --out $(BOOK_FILE)
+	nice -n 5 $(BIN)/kinrow book build --rules connect4 --strategy both --plies $(BOOK_PLIES) --o-plies $(BOOK_O_PLIES) --jobs $(BOOK_JOBS) $(if $(BOOK_KNOWN),--known $(BOOK_KNOWN)) --out $(BOOK_FILE)
 	$(GO) build -o $(BIN)/kinrow-bot-alphabeta ./bots/alphabeta
 
 # The host on stdin/stdout, Connect-4, with the strongest installed bot as the default.

@@ -22,6 +22,10 @@ func newBookCmd() *cobra.Command {
 
 const bookBuildLong = `Solve every position of at most N stones (mirror images folded) with the
 exact solver and write the book to FILE (its format: bots/alphabeta/book).
+With --strategy x, o or both, write a strategy book instead: the side's
+best move (a win when there is one, else a draw, else the slowest loss) at
+every position of at most N stones (--o-plies M for the second player) it
+reaches playing the book's moves against every reply of the other side.
 Every proven score is kept in FILE.journal as it comes: run the same command
 again after a stop and it resumes. The alphabeta bot reads a book with
 --bot-opt alphabeta:book=FILE.`
@@ -34,6 +38,9 @@ func newBookBuildCmd() *cobra.Command {
 		jobs      int
 		tt        int
 		quiet     bool
+		strategy  string
+		oPlies    int
+		known     string
 	)
 	cmd := newCommand("build --rules RULES --plies N --out FILE", "solve every position up to N plies and write the book", bookBuildLong, cobra.NoArgs,
 		func(cmd *cobra.Command, _ []string) error {
@@ -50,14 +57,45 @@ func newBookBuildCmd() *cobra.Command {
 			}
 			bar := progress.New(cmd.ErrOrStderr(), "positions", !quiet && onTerminal(cmd.ErrOrStderr()), 10*time.Second)
 			start := time.Now()
-			built, err := book.BuildFile(cmd.Context(), book.Options{Geometry: g, Plies: plies, Jobs: jobs, TTMiB: tt,
-				Progress: func(done, total int) {
-					if !quiet {
-						bar.Update(done, total, func() string {
-							return fmt.Sprintf("book: %d/%d positions of %d plies solved (%s)", done, total, plies, time.Since(start).Round(time.Second))
-						})
+			var built book.Built
+			if strategy == "" {
+				built, err = book.BuildFile(cmd.Context(), book.Options{Geometry: g, Plies: plies, Jobs: jobs, TTMiB: tt,
+					Progress: func(done, total int) {
+						if !quiet {
+							bar.Update(done, total, func() string {
+								return fmt.Sprintf("book: %d/%d positions of %d plies solved (%s)", done, total, plies, time.Since(start).Round(time.Second))
+							})
+						}
+					}}, out)
+			} else {
+				so := book.StrategyOptions{Geometry: g, XPlies: -1, OPlies: -1, Jobs: jobs, TTMiB: tt,
+					Progress: func(ply, done, total int) {
+						if !quiet {
+							bar.Update(done, total, func() string {
+								return fmt.Sprintf("book: %d/%d positions decided, ply %d (%s)", done, total, ply, time.Since(start).Round(time.Second))
+							})
+						}
+					}}
+				if known != "" {
+					if so.Known, err = book.ReadFile(known); err != nil {
+						return usageError{fmt.Errorf("--known: %w", err)}
 					}
-				}}, out)
+				}
+				if !cmd.Flags().Changed("o-plies") {
+					oPlies = plies
+				}
+				switch strategy {
+				case "x":
+					so.XPlies = plies
+				case "o":
+					so.OPlies = oPlies
+				case "both":
+					so.XPlies, so.OPlies = plies, oPlies
+				default:
+					return usageError{fmt.Errorf("--strategy %q: want x, o or both", strategy)}
+				}
+				built, err = book.BuildStrategyFile(cmd.Context(), so, out)
+			}
 			bar.Finish()
 			if err != nil {
 				return err
@@ -72,5 +110,8 @@ func newBookBuildCmd() *cobra.Command {
 	f.IntVar(&jobs, "jobs", 0, "positions solved at once (default: one per CPU)")
 	f.IntVar(&tt, "tt", 0, "each solver's table size in MiB (default 64)")
 	f.BoolVar(&quiet, "quiet", false, "no progress on stderr")
+	f.StringVar(&strategy, "strategy", "", "a strategy book of x (the first player), o (the second) or both, not every position")
+	f.IntVar(&oPlies, "o-plies", 0, "with --strategy: the second player's plies (default --plies)")
+	f.StringVar(&known, "known", "", "with --strategy: a book of the same board whose moves and exact scores decide what it holds without solving")
 	return cmd
 }

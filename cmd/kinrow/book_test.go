@@ -66,7 +66,23 @@ func TestBookBuildE2E(t *testing.T) {
 	if checked < 20 {
 		t.Fatalf("only %d positions checked", checked)
 	}
+	// A strategy book of both sides: version 2, the first player's move
+	// at the empty board.
+	sout := filepath.Join(t.TempDir(), "s.book")
+	stdout, stderr, code = kinrowRun(t, "book", "build", "--rules", "connectx:4x5x4", "--strategy", "both", "--plies", "4", "--o-plies", "3", "--jobs", "2", "--tt", "4", "--known", out, "--out", sout)
+	if code != 0 || !strings.Contains(stdout, "strategy") {
+		t.Fatalf("--strategy both: exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+	sb, err := book.ReadFile(sout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, ok := sb.Move(nil); !sb.Strategy || sb.Version() != 2 || !ok || e.Move < 0 {
+		t.Errorf("strategy book: strategy %v version %d, the empty board's move %+v (%v)", sb.Strategy, sb.Version(), e, ok)
+	}
 	for _, args := range [][]string{
+		{"book", "build", "--strategy", "z", "--out", out},
+		{"book", "build", "--strategy", "x", "--known", out + ".none", "--out", out},
 		{"book", "build", "--rules", "gomoku", "--out", out},
 		{"book", "build", "--rules", "connectx:9x9x4", "--out", out},
 		{"book", "build", "--plies", "-1", "--out", out},

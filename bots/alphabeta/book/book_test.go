@@ -185,6 +185,16 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add(buf.Bytes())
 	f.Add([]byte(magic))
+	sb, err := BuildStrategy(context.Background(), StrategyOptions{Geometry: Geometry{Rows: 4, Cols: 4, K: 3}, XPlies: 2, OPlies: 3, Jobs: 1, TTMiB: 2})
+	if err != nil {
+		f.Fatal(err)
+	}
+	buf.Reset()
+	if _, err := sb.WriteTo(&buf); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	f.Add([]byte(magic2))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Parse(data)
 		if err != nil {

@@ -206,39 +206,72 @@ func seqCols(seq string) []int {
 // solveAll solves todo with o.Jobs solvers and hands each score to done,
 // from the calling goroutine.
 func solveAll(ctx context.Context, o Options, todo []string, done func(uint64, int) error) error {
-	jobs := o.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
+	solve := func(ctx context.Context, sv *solver.Solver, g Geometry, seq string) (uint64, Entry, error) {
+		p, b := replay(sv, g, seq)
+		s, err := sv.Solve(ctx, p, false)
+		if err != nil {
+			return 0, Entry{}, fmt.Errorf("book: solve %s: %w", FormatCols(seqCols(seq)), err)
+		}
+		return b.Fold(), Entry{Score: s, Move: -1}, nil
 	}
-	jobs = max(1, min(jobs, len(todo)))
+	svs, err := newSolvers(o.Geometry, min(jobsOf(o.Jobs), max(len(todo), 1)), o.TTMiB)
+	if err != nil {
+		return err
+	}
+	return runAll(ctx, svs, o.Geometry, todo, solve, func(key uint64, e Entry) error { return done(key, e.Score) })
+}
+
+// jobsOf is the number of jobs asked for, GOMAXPROCS when jobs <= 0.
+func jobsOf(jobs int) int {
+	if jobs <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return jobs
+}
+
+// newSolvers returns n solvers of g with tables of ttMiB.
+func newSolvers(g Geometry, n, ttMiB int) ([]*solver.Solver, error) {
+	svs := make([]*solver.Solver, n)
+	for i := range svs {
+		sv, err := solver.New(g.Rows, g.Cols, g.K, ttMiB)
+		if err != nil {
+			return nil, fmt.Errorf("book: %w", err)
+		}
+		svs[i] = sv
+	}
+	return svs, nil
+}
+
+// runAll runs work on every sequence of todo, a job on each solver of
+// svs at once, and hands each result to done, from the calling goroutine;
+// the first error stops everything. The solvers keep their tables from
+// one call to the next.
+func runAll(ctx context.Context, svs []*solver.Solver, g Geometry, todo []string,
+	work func(context.Context, *solver.Solver, Geometry, string) (uint64, Entry, error), done func(uint64, Entry) error) error {
+	if len(todo) == 0 {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("book: stopped: %w", err)
+		}
+		return nil
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type result struct {
-		key   uint64
-		score int
-		err   error
+		key uint64
+		e   Entry
+		err error
 	}
-	work := make(chan string)
+	seqs := make(chan string)
 	results := make(chan result)
 	var wg sync.WaitGroup
-	for range jobs {
-		sv, err := solver.New(o.Rows, o.Cols, o.K, o.TTMiB)
-		if err != nil {
-			cancel()
-			wg.Wait()
-			return fmt.Errorf("book: %w", err)
-		}
+	for _, sv := range svs[:min(len(svs), len(todo))] {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for seq := range work {
-				p, b := replay(sv, o.Geometry, seq)
-				s, err := sv.Solve(ctx, p, false)
-				if err != nil {
-					err = fmt.Errorf("book: solve %s: %w", FormatCols(seqCols(seq)), err)
-				}
+			for seq := range seqs {
+				key, e, err := work(ctx, sv, g, seq)
 				select {
-				case results <- result{b.Fold(), s, err}:
+				case results <- result{key, e, err}:
 				case <-ctx.Done():
 					return
 				}
@@ -246,10 +279,10 @@ func solveAll(ctx context.Context, o Options, todo []string, done func(uint64, i
 		}()
 	}
 	go func() {
-		defer close(work)
+		defer close(seqs)
 		for _, seq := range todo {
 			select {
-			case work <- seq:
+			case seqs <- seq:
 			case <-ctx.Done():
 				return
 			}
@@ -262,7 +295,7 @@ func solveAll(ctx context.Context, o Options, todo []string, done func(uint64, i
 			continue
 		}
 		if r.err == nil {
-			r.err = done(r.key, r.score)
+			r.err = done(r.key, r.e)
 		}
 		if r.err != nil {
 			first = r.err

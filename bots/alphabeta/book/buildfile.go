@@ -34,13 +34,19 @@ type Built struct {
 	Plies     int
 	Bytes     int64
 	Took      time.Duration
+	// Strategy: a strategy book (BuildStrategyFile).
+	Strategy bool
 }
 
 // Summary is the line kinrow book build prints: the file, the game, the
 // book's size and how long it took.
 func (b Built) Summary(rules engine.Rules) string {
-	return fmt.Sprintf("%s: %s, %d positions up to %d plies, %d bytes, built in %s",
-		b.Path, rules, b.Positions, b.Plies, b.Bytes, b.Took.Round(time.Millisecond))
+	kind := ""
+	if b.Strategy {
+		kind = "strategy "
+	}
+	return fmt.Sprintf("%s: %s, %s%d positions up to %d plies, %d bytes, built in %s",
+		b.Path, rules, kind, b.Positions, b.Plies, b.Bytes, b.Took.Round(time.Millisecond))
 }
 
 // BuildFile builds the book of o (o.Journal: path + ".journal", so that a
@@ -64,4 +70,27 @@ func BuildFile(ctx context.Context, o Options, path string) (Built, error) {
 		return Built{}, fmt.Errorf("book: %w", err)
 	}
 	return Built{Path: path, Positions: b.Len(), Plies: o.Plies, Bytes: st.Size(), Took: time.Since(start)}, nil
+}
+
+// BuildStrategyFile builds the strategy book of o (o.Journal: path +
+// ".journal", so that a stopped build resumes) and writes it to path; the
+// journal goes once the book is written.
+func BuildStrategyFile(ctx context.Context, o StrategyOptions, path string) (Built, error) {
+	start := time.Now()
+	o.Journal = path + ".journal"
+	b, err := BuildStrategy(ctx, o)
+	if err != nil {
+		return Built{}, err
+	}
+	if err := b.WriteFile(path); err != nil {
+		return Built{}, err
+	}
+	if err := os.Remove(o.Journal); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return Built{}, fmt.Errorf("book: %w", err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return Built{}, fmt.Errorf("book: %w", err)
+	}
+	return Built{Path: path, Positions: b.Len(), Plies: b.Plies, Bytes: st.Size(), Took: time.Since(start), Strategy: true}, nil
 }

@@ -1,6 +1,7 @@
 // Package proven is how the alphabeta bot plays what is proven on
-// Connect-X boards of package solver: the opening book's move while the
-// book holds the position's children, then the exact solver's move
+// Connect-X boards of package solver: the opening book's move (the move a
+// strategy book holds for the position, or the best of the scores a full
+// book holds for its children), then the exact solver's move
 // whenever an estimate says it finishes within the move, and otherwise
 // the search's move, checked so that it never gives up a value the bot
 // had proven.
@@ -20,7 +21,9 @@
 //
 // A proven value is kept from move to move: after the bot plays a move
 // of proven score S, its next position is worth at least S whatever the
-// opponent answers; a position whose value the solver proved before its
+// opponent answers (a win so proven is kept without solving the position
+// again: its moves are solved weakly until one wins, even when the
+// estimate does not fit the move); a position whose value the solver proved before its
 // moves ran out of time is worth that value. When the search chooses a move in such a position,
 // the move is checked with a weak solve (win, draw or loss) within the
 // time left and replaced, centre first, by one that keeps S's outcome

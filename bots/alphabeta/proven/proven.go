@@ -144,23 +144,39 @@ func (p *Player) Proven(ctx context.Context, cols []int, deadline time.Time) (Mo
 	// The exact scores when they surely fit; only win, draw or loss (a
 	// weak solve, about a third of the nodes) when that fits instead,
 	// which keeps the outcome as surely.
-	est, weak := p.est.Estimate(empty), false
-	if est > left/4 {
+	// A win proven before (the book's or the solver's move two plies
+	// ago) is kept the cheapest way: the moves weakly, until one wins,
+	// even when the estimate does not fit (then with six tenths of the
+	// move, the search and its check getting the rest).
+	knownWin := p.HasValue(len(cols)) && p.lower > 0
+	est, weak, share := p.est.Estimate(empty), false, 9
+	switch {
+	case knownWin:
+		weak = true
+		if est/weakShare > left {
+			share = 6
+		}
+	case est > left/4:
 		if est/weakShare > left {
 			return Move{}, false
 		}
 		weak = true
 	}
-	sctx, cancel := context.WithDeadline(ctx, time.Now().Add(left*9/10))
+	sctx, cancel := context.WithDeadline(ctx, time.Now().Add(left*time.Duration(share)/10))
 	defer cancel()
 	start := time.Now()
 	// The position's value first (it fills the table its children use),
-	// then the moves, centre first, until one reaches it.
-	root, err := p.sv.Solve(sctx, q, weak)
-	if err != nil {
-		return Move{}, false
+	// then the moves, centre first, until one reaches it. A win the bot
+	// proved before (its book or solved move two plies ago) needs no
+	// weak solve: the moves are solved until one wins.
+	root, nodes := 1, uint64(0)
+	if !knownWin {
+		var err error
+		if root, err = p.sv.Solve(sctx, q, weak); err != nil {
+			return Move{}, false
+		}
+		nodes = p.sv.Nodes()
 	}
-	nodes := p.sv.Nodes()
 	p.lower, p.lowerPly, p.haveLower = root, len(cols), true
 	// Two passes: first every move with a spent context, which answers
 	// only what the table already proves (the root's solve usually
@@ -222,9 +238,16 @@ func (p *Player) Proven(ctx context.Context, cols []int, deadline time.Time) (Mo
 	return Move{Col: col, Score: score, Source: FromSolver, Nodes: nodes, Weak: weak}, true
 }
 
-// fromBook scores every column of q from the book's children.
+// fromBook is the book's move of q: the move it holds for the position
+// (a strategy book), or the best of the scores it holds for every child.
 func (p *Player) fromBook(q solver.Position, cols []int) (Move, bool) {
-	if p.bk == nil || len(cols)+1 > p.bk.Plies {
+	if p.bk == nil {
+		return Move{}, false
+	}
+	if e, ok := p.bk.Move(cols); ok && q.CanPlay(e.Move) {
+		return Move{Col: e.Move, Score: e.Score, Source: FromBook, Weak: e.Weak}, true
+	}
+	if len(cols)+1 > p.bk.Plies {
 		return Move{}, false
 	}
 	scores := make([]int, p.geom.Cols)
@@ -289,8 +312,9 @@ func (p *Player) played(ply, score int) {
 // proven by Proven before time ran out, or the score of its move two plies
 // before), a move that
 // weak solving shows loses that outcome is replaced by the first move,
-// centre first, that keeps it. Checks stop at deadline; an unchecked move
-// stands.
+// centre first, that keeps it, and the outcome stays proven for the
+// bot's next move. Checks stop at deadline; an unchecked move stands (and
+// the bot holds no proven value past it).
 func (p *Player) Keep(ctx context.Context, cols []int, col int, deadline time.Time) int {
 	if !p.HasValue(len(cols)) {
 		return col
@@ -320,7 +344,12 @@ func (p *Player) Keep(ctx context.Context, cols []int, col int, deadline time.Ti
 		}
 		return -v >= want, true
 	}
+	// A move checked to keep the outcome keeps it proven for the bot's
+	// next move too (the opponent's answer cannot lower it).
 	if ok, known := keeps(col); ok || !known {
+		if ok {
+			p.played(len(cols), want)
+		}
 		return col
 	}
 	for _, c := range centreFirst(p.geom.Cols) {
@@ -332,6 +361,7 @@ func (p *Player) Keep(ctx context.Context, cols []int, col int, deadline time.Ti
 			return col
 		}
 		if ok {
+			p.played(len(cols), want)
 			return c
 		}
 	}
