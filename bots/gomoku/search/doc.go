@@ -17,7 +17,7 @@
 // The time manager never lets a move run late: it keeps 30% of the move's
 // share in hand (at least 60 ms, at most 60%: Reserve), stops the search
 // there and starts no new iteration past half of the rest, checking the
-// clock every 64 nodes (the threat searches every 64 of theirs); the
+// clock every 16 nodes (the threat searches every 64 of theirs); the
 // transposition table's pages are touched when the game starts, not on
 // the first move's clock; the best move of the last
 // finished iteration (or any root move proven better in the unfinished

@@ -336,10 +336,10 @@ func (s *Searcher) rootSearch(depth int) (p, score int, ok bool) {
 }
 
 // checkTime stops the search past the hard limit, looking at the clock
-// every 64 calls.
+// every 16 calls (a node with its leaf VCF can take tens of microseconds).
 func (s *Searcher) checkTime() {
 	s.ticks++
-	if s.ticks&63 == 0 && (time.Now().After(s.hard) || s.ctx.Err() != nil) {
+	if s.ticks&15 == 0 && (time.Now().After(s.hard) || s.ctx.Err() != nil) {
 		s.stop = true
 	}
 }
