@@ -16,7 +16,7 @@
 //
 // The time manager never lets a move run late: it keeps 30% of the move's
 // share in hand (at least 60 ms, at most 60%: Reserve), stops the search
-// there and starts no new iteration past half of the rest, checking the
+// there and starts no new iteration past three quarters of it, checking the
 // clock every 16 nodes (the threat searches every 64 of theirs); the
 // transposition table's pages are touched when the game starts, not on
 // the first move's clock; the best move of the last

@@ -139,7 +139,7 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 	s.ctx = ctx
 	reserve := Reserve(avail)
 	s.hard = start.Add(avail - reserve)
-	s.soft = start.Add((avail - reserve) / 2)
+	s.soft = start.Add((avail - reserve) * 3 / 4)
 	s.stop = false
 	s.nodes = 0
 	s.sync(pos)
