@@ -14,7 +14,7 @@
 // the cells within two of a stone, best threat class and score first, the
 // weakest cut off at depth.
 //
-// The time manager never lets a move run late: it keeps 30% of the move's
+// The time manager never lets a move run late: it keeps 40% of the move's
 // share in hand (at least 60 ms, at most 60%: Reserve), stops the search
 // there and starts no new iteration past three quarters of it, checking the
 // clock every 16 nodes (the threat searches every 64 of theirs); the
