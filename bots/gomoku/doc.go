@@ -4,8 +4,8 @@
 // tables, package board), threat search (package vcf: VCF at the leaves,
 // VCF and VCT at the root, with pndb's dbsearch as a second VCT where it is
 // sound) and a principal variation search with a transposition table and
-// iterative deepening under a time manager that keeps a fifth of each
-// move's time in hand (package search). Under renju black's moves are
+// iterative deepening under a time manager that keeps 40% of each
+// move's time in hand, at least 60 ms (package search). Under renju black's moves are
 // checked with the engine's judge before they are played, and white's
 // search uses black's forbidden cells.
 //

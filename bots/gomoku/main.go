@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"runtime"
 	"time"
 
 	"github.com/kinrow/kinrow/bots/gomoku/search"
@@ -25,7 +26,7 @@ func (bot) Info() botapi.Info {
 			{Name: "depth", Type: botapi.OptionInt, Min: 1, Max: 60,
 				Help: "deepest iteration of the search in plies (default 40: as deep as the time allows)"},
 			{Name: "tt_bits", Type: botapi.OptionInt, Min: 10, Max: 26,
-				Help: "log2 of the transposition table's entries (default 20, 16 MiB)"},
+				Help: "log2 of the transposition table's entries (default 20, 16 MiB; 17 for moves under 300 ms)"},
 		},
 	}
 }
@@ -46,8 +47,33 @@ func (bot) NewGame(ctx context.Context, g sdk.Game) (sdk.Player, error) {
 		return play.New(s, g.Time), nil
 	}
 	opt := search.Options{MaxDepth: int(g.Values.Int("depth")), TTBits: int(g.Values.Int("tt_bits"))}
-	return &player{s: search.New(g.Rules, opt), clock: g.Time}, nil
+	if opt.TTBits == 0 && g.Time.MoveTime > 0 && g.Time.MoveTime < 300*time.Millisecond {
+		opt.TTBits = shortTTBits
+	}
+	p := &player{s: search.New(g.Rules, opt), clock: g.Time}
+	// Warm up off the clock: a 20 ms search of the position touches the
+	// search's code, stacks and tables before the first move is timed
+	// (the first move of a fresh process was the one most often late on
+	// a starved machine).
+	if pos.Result() == engine.Open {
+		wctx, cancel := context.WithTimeout(ctx, warmUp)
+		p.s.BestMove(wctx, pos, nil)
+		cancel()
+	}
+	// Collect the game's set-up garbage now, off the clock: the first
+	// moves then start on a heap whose next collection is far away.
+	runtime.GC()
+	return p, nil
 }
+
+// warmUp is the length of the search NewGame runs before the clock starts.
+const warmUp = 20 * time.Millisecond
+
+// shortTTBits is the transposition table's size (2 MiB) for moves shorter
+// than 300 ms, which search too few nodes to fill more: less memory to
+// touch and to collect at the start of a game, where a starved process on
+// a loaded machine otherwise risks its first move's deadline.
+const shortTTBits = 17
 
 // player plays one K = 5 game.
 type player struct {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,8 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
 	"github.com/kinrow/kinrow/internal/testbuild"
+	"github.com/kinrow/kinrow/protocol/botapi"
 	"github.com/kinrow/kinrow/protocol/sdk"
 	"github.com/kinrow/kinrow/protocol/sdk/sdktest"
 )
@@ -106,4 +110,63 @@ func countResults(t *testing.T, path, bot string) (timeouts, losses, games int) 
 		}
 	}
 	return timeouts, losses, games
+}
+
+// TestRenjuNoFoulThroughBot plays seeded renju games of the bot against
+// itself through its own NewGame and GenMove (the adapter the SDK serves,
+// fallback included) at 30 ms a move (no timing is asserted), from random
+// openings of 2 to 6 plies near the centre, and checks every black move
+// with the engine's judge: never a double three, double four or overline.
+func TestRenjuNoFoulThroughBot(t *testing.T) {
+	r, err := engine.ParseRules("renju")
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := 12
+	if testing.Short() {
+		games = 2
+	}
+	rng := rand.New(rand.NewPCG(2027, 27))
+	blackMoves := 0
+	for g := 0; g < games; g++ {
+		pos := engine.NewPosition(r)
+		for n := 2 + rng.IntN(5); pos.Ply() < n; {
+			m := engine.Move((r.Rows/2-2+rng.IntN(5))*r.Cols + r.Cols/2 - 2 + rng.IntN(5))
+			if pos.Legal(m) {
+				pos.Play(m)
+			}
+		}
+		vals, err := sdk.OptionSet(bot{}.Info().Options).Parse(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		game := sdk.Game{Rules: r, Values: vals, Moves: pos.Moves(nil), Time: botapi.TimeControl{MoveTime: 30 * time.Millisecond}}
+		var players [2]sdk.Player
+		for c := range players {
+			if players[c], err = (bot{}).NewGame(context.Background(), game); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for pos.Result() == engine.Open {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+			m, err := players[pos.ToMove()].GenMove(ctx, pos, func(botapi.Progress) {})
+			cancel()
+			if err != nil {
+				t.Fatalf("game %d: GenMove: %v\n%s", g, err, pos.Diagram())
+			}
+			if pos.ToMove() == engine.X {
+				blackMoves++
+				if f := pos.Foul(m); f != engine.NoFoul {
+					t.Fatalf("game %d: black played %s, a foul (%v)\n%s", g, r.FormatMove(m), f, pos.Diagram())
+				}
+			}
+			if err := pos.Apply(m); err != nil {
+				t.Fatalf("game %d: %v\n%s", g, err, pos.Diagram())
+			}
+		}
+	}
+	t.Logf("%d games, %d black moves judged", games, blackMoves)
+	if blackMoves == 0 {
+		t.Fatal("no black move judged")
+	}
 }

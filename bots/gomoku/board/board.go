@@ -212,8 +212,12 @@ func (b *Board) set(p int, v uint32) {
 			shift := 2 * uint(pattern.KeySlot(-off))
 			b.key[q][d] = b.key[q][d]&^(3<<shift) | v<<shift
 			if b.cell[q] == empty {
-				b.pat[q][d] = b.table.Both(b.key[q][d])
-				b.reclass(q)
+				// A stone four away often leaves the line's pattern as
+				// it was: then the cell's classes stand.
+				if both := b.table.Both(b.key[q][d]); both != b.pat[q][d] {
+					b.pat[q][d] = both
+					b.reclass(q)
+				}
 			}
 		}
 	}

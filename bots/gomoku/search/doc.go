@@ -14,10 +14,12 @@
 // the cells within two of a stone, best threat class and score first, the
 // weakest cut off at depth.
 //
-// The time manager never lets a move run late: it keeps 30% of the move's
-// share in hand (at least 45 ms, at most 60%), stops the search there and
-// starts no new iteration past half of the rest, checking the clock every
-// 64 nodes; the best move of the last
+// The time manager never lets a move run late: it keeps 40% of the move's
+// share in hand (at least 60 ms, at most 60%: Reserve), stops the search
+// there and starts no new iteration past three quarters of it, checking the
+// clock every 16 nodes (the threat searches every 64 of theirs); the
+// transposition table's pages are touched when the game starts, not on
+// the first move's clock; the best move of the last
 // finished iteration (or any root move proven better in the unfinished
 // one) is played. Under renju black's candidates at the root are checked
 // with the engine's judge (engine.Position.Foul), so a foul is never played.

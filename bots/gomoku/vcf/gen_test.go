@@ -74,3 +74,34 @@ func TestGeneratePuzzles(t *testing.T) {
 		}
 	}
 }
+
+// TestGenerateVCTPuzzles prints freestyle positions where the side to move
+// has no VCF within six fours and pndb's dbsearch proves a threat win, for
+// the VCT puzzle table; run with KINROW_GEN_PUZZLES=1.
+func TestGenerateVCTPuzzles(t *testing.T) {
+	if os.Getenv("KINROW_GEN_PUZZLES") == "" {
+		t.Skip("set KINROW_GEN_PUZZLES=1 to print new puzzle positions")
+	}
+	r, _ := engine.ParseRules("mnk:15x15x5")
+	rng := rand.New(rand.NewPCG(9, 27))
+	db, _ := dbsearch.New(r, dbsearch.Options{MaxNodes: 50000, MaxSequences: 64})
+	found := 0
+	for i := 0; i < 4000 && found < 12; i++ {
+		pos := randomPosition(r, rng, 12+rng.IntN(20))
+		a := pos.ToMove()
+		if pos.Result() != engine.Open || refVCF(pos, a, 6) || refVCF(pos, a.Other(), 1) {
+			continue
+		}
+		res, _ := db.Search(context.Background(), pos, a)
+		if !res.Win {
+			continue
+		}
+		b := board.New(r)
+		for _, m := range pos.Moves(nil) {
+			b.Play(b.Index(m))
+		}
+		got := New(b).VCT(context.Background(), a, 6, 1<<21)
+		t.Logf("{%q, %q}, // db first %s, ours %v", "mnk:15x15x5", r.FormatMoveList(pos.Moves(nil)), r.FormatMove(engine.Move(res.First)), got >= 0)
+		found++
+	}
+}

@@ -3,6 +3,9 @@ package vcf
 import (
 	"context"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kinrow/kinrow/bots/gomoku/board"
@@ -129,28 +132,113 @@ func TestVCFNoFalseWins(t *testing.T) {
 	}
 }
 
-// vctPuzzles are positions where the side to move has no VCF within six
-// fours but wins by continuous threats (fours and open threes), proved by
-// pndb's dbsearch (freestyle: its verifier replays every defence).
-var vctPuzzles = []struct{ rules, moves string }{}
+// readVCTPuzzles reads testdata/vct-puzzles.txt: lines "rules | moves |
+// first", # comments and blank lines skipped.
+func readVCTPuzzles(t *testing.T) []struct{ rules, moves, first string } {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "vct-puzzles.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []struct{ rules, moves, first string }
+	for n, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "|")
+		if len(f) != 3 {
+			t.Fatalf("vct-puzzles.txt:%d: %d fields, want 3 (rules | moves | first)", n+1, len(f))
+		}
+		out = append(out, struct{ rules, moves, first string }{strings.TrimSpace(f[0]), strings.TrimSpace(f[1]), strings.TrimSpace(f[2])})
+	}
+	return out
+}
 
-// TestVCTPuzzles: VCT found where dbsearch proves a threat win and there is
-// no VCF.
+// TestVCTPuzzles: on every VCT puzzle (no VCF within six fours by the
+// exhaustive reference, a threat win by pndb's dbsearch, whose first move
+// is the table's) the VCT finds a legal first move, and that move is
+// checked independently of package vcf: every legal reply of the
+// defender's leaves the attacker a win by dbsearch or by the reference VCF
+// (a reply that makes a four is blocked and every reply checked again).
 func TestVCTPuzzles(t *testing.T) {
-	for _, tc := range vctPuzzles {
-		pos, b := load(t, tc.rules, tc.moves)
-		a := pos.ToMove()
-		db, err := dbsearch.New(pos.Rules(), dbsearch.Options{MaxNodes: 50000, MaxSequences: 64})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, _ := db.Search(context.Background(), pos, a)
-		if !res.Win || refVCF(pos, a, 4) {
-			t.Fatalf("not a VCT-only win:\n%s", pos.Diagram())
-		}
-		s := New(b)
-		if p := s.VCT(context.Background(), a, 6, 1<<21); p < 0 || !pos.Legal(b.Move(p)) {
-			t.Fatalf("no VCT found:\n%s", pos.Diagram())
+	puzzles := readVCTPuzzles(t)
+	if len(puzzles) < 10 {
+		t.Fatalf("%d VCT puzzles, want at least 10", len(puzzles))
+	}
+	for _, tc := range puzzles {
+		t.Run(tc.moves[len(tc.moves)-3:], func(t *testing.T) {
+			pos, b := load(t, tc.rules, tc.moves)
+			a := pos.ToMove()
+			r := pos.Rules()
+			db, err := dbsearch.New(r, dbsearch.Options{MaxNodes: 50000, MaxSequences: 64})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, _ := db.Search(context.Background(), pos, a)
+			if !res.Win || refVCF(pos, a, 6) {
+				t.Fatalf("not a VCT-only win (db %v):\n%s", res.Win, pos.Diagram())
+			}
+			if got := r.FormatMove(engine.Move(res.First)); got != tc.first {
+				t.Fatalf("dbsearch's first move %s, the table says %s", got, tc.first)
+			}
+			s := New(b)
+			p := s.VCT(context.Background(), a, 6, 1<<21)
+			if p < 0 || !pos.Legal(b.Move(p)) {
+				t.Fatalf("no VCT found:\n%s", pos.Diagram())
+			}
+			if b.Ply() != pos.Ply() {
+				t.Fatalf("board left with %d stones, want %d", b.Ply(), pos.Ply())
+			}
+			m := b.Move(p)
+			pos.Play(m)
+			defer pos.Undo()
+			// The check's dbsearch gets a larger budget: a defence may
+			// push the win several threats further.
+			deep, err := dbsearch.New(r, dbsearch.Options{MaxNodes: 1 << 20, MaxSequences: 4096})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !everyDefenceLoses(pos, a, deep, 2) {
+				t.Fatalf("VCT's first move %s: a defence leaves the attacker no proven win\n%s", r.FormatMove(m), pos.Diagram())
+			}
+		})
+	}
+}
+
+// everyDefenceLoses reports whether, with the defender to move on pos,
+// every legal reply leaves attacker a a proven win (attackerWins); forced
+// blocks of the defender's fours are followed up to forced more times.
+func everyDefenceLoses(pos *engine.Position, a engine.Color, db *dbsearch.Searcher, forced int) bool {
+	for _, d := range pos.LegalMoves(nil) {
+		pos.Play(d)
+		ok := pos.Result() == engine.Open && attackerWins(pos, a, db, forced)
+		pos.Undo()
+		if !ok {
+			return false
 		}
 	}
+	return true
+}
+
+// attackerWins reports whether a, to move on pos, wins: a five to take,
+// or, after the block of the defender's one four, every defence losing
+// again; else dbsearch or the reference VCF proves it.
+func attackerWins(pos *engine.Position, a engine.Color, db *dbsearch.Searcher, forced int) bool {
+	if len(refWins(pos, a, nil)) > 0 {
+		return true
+	}
+	switch dw := refWins(pos, a.Other(), nil); {
+	case len(dw) > 1:
+		return false
+	case len(dw) == 1:
+		if forced == 0 || !pos.Legal(engine.Move(dw[0])) {
+			return false
+		}
+		pos.Play(engine.Move(dw[0]))
+		defer pos.Undo()
+		return everyDefenceLoses(pos, a, db, forced-1)
+	}
+	res, _ := db.Search(context.Background(), pos, a)
+	return res.Win || refVCF(pos, a, 4)
 }
