@@ -61,6 +61,11 @@ type worker struct {
 	// goes to near; below etcFrom stones, a node first looks up its
 	// children (see etc).
 	nearFrom, etcFrom int
+	// Below symTo stones, a position's entry is stored under the
+	// smaller of its key and its mirror image's, and a symmetric
+	// position searches only the moves of its left half and centre
+	// (see mirrorKey).
+	symTo int
 	// filled counts the positions stored in far since it last grew (see
 	// poll).
 	filled uint64
@@ -93,7 +98,7 @@ func New(rows, cols, k int, ttMiB int) (*Solver, error) {
 }
 
 func (s *Solver) newWorker(id int) worker {
-	return worker{s: s, g: &s.g, far: &s.far, nearFrom: s.g.cells - nearDepth, etcFrom: s.g.cells - etcDepth, id: id}
+	return worker{s: s, g: &s.g, far: &s.far, nearFrom: s.g.cells - nearDepth, etcFrom: s.g.cells - etcDepth, symTo: symPlies, id: id}
 }
 
 // NewPosition returns the empty board.
@@ -292,11 +297,13 @@ func (w *worker) narrow(cur, mask uint64, n int, lo, hi int, weak bool) int {
 			med = hi / 2
 		}
 		if weak && med > -weakNear && med < weakNear {
-			// Near 0 only the sign matters: "> 0", then "> -1".
-			med = 0
-			if hi <= 0 {
-				med = -1
+			// Near 0 only the sign matters: one search of the window
+			// (-1, 1) tells it.
+			r := w.negamax(cur, mask, n, -1, 1)
+			if r > -1 && r < 1 {
+				return 0
 			}
+			return r
 		}
 		r := w.negamax(cur, mask, n, med, med+1)
 		if r <= med {
@@ -323,6 +330,12 @@ func (w *worker) narrow(cur, mask uint64, n int, lo, hi int, weak bool) int {
 // docs/PERFORMANCE.md.)
 const etcDepth = 10
 
+// symPlies: positions of fewer stones are stored under the smaller of
+// their key and their mirror image's (see worker.symTo). Mirror images
+// meet in a search from an opening whose first moves are near the centre;
+// further from the root the mirror costs more than it saves.
+const symPlies = 12
+
 // weakNear: see narrow.
 const weakNear = 3
 
@@ -341,7 +354,11 @@ func (w *worker) etc(opp, mask, next uint64, n, b int) (int, int) {
 		if mv == 0 {
 			continue
 		}
-		idx, tag := t.slot(opp + (mask | mv))
+		key := opp + (mask | mv)
+		if n < w.symTo {
+			key = min(key, g.mirrorKey(key))
+		}
+		idx, tag := t.slot(key)
 		if e := t.load(idx); e != 0 && e>>20 == tag {
 			if v := -(int(e>>7&127) - 64); v >= b {
 				return v, c
@@ -367,7 +384,16 @@ func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
 	if far {
 		t = w.far
 	}
-	idx, tag := t.slot(cur + mask)
+	key := cur + mask
+	// flip: the entry is the mirror image's (its column mirrored); sym:
+	// the position is its own mirror image.
+	flip, sym := false, false
+	if n < w.symTo {
+		m := g.mirrorKey(key)
+		flip, sym = m < key, m == key
+		key = min(key, m)
+	}
+	idx, tag := t.slot(key)
 	e := t.load(idx)
 	possible := (mask + g.bottom) & g.board
 	opp := cur ^ mask
@@ -382,6 +408,11 @@ func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
 	next := possible &^ (oppWin >> 1)
 	if next == 0 {
 		return -g.scoreAt(n + 1)
+	}
+	if sym {
+		// A move and its mirror image score the same; next is
+		// symmetric, so its left half and centre are not empty.
+		next &= g.leftHalf
 	}
 	if n >= g.cells-2 {
 		return 0
@@ -402,6 +433,9 @@ func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
 		lo = max(lo, int(e&127)-64)
 		hi = min(hi, int(e>>7&127)-64)
 		ttCol = int(e>>14&63) - 1
+		if flip && ttCol >= 0 {
+			ttCol = g.cols - 1 - ttCol
+		}
 		if lo >= beta || lo >= hi {
 			return lo
 		}
@@ -414,6 +448,9 @@ func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
 	a0 := a
 	if n < w.etcFrom {
 		if v, c := w.etc(opp, mask, next, n+1, b); c >= 0 {
+			if flip {
+				c = g.cols - 1 - c
+			}
 			t.store(idx, packEntry(tag, c, v, hi), far)
 			return v
 		}
@@ -494,7 +531,10 @@ func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
 	default:
 		lo, hi = best, best
 	}
-	idx, tag = t.slot(cur + mask) // the table may have grown meanwhile
+	if flip && bestCol >= 0 {
+		bestCol = g.cols - 1 - bestCol
+	}
+	idx, tag = t.slot(key) // the table may have grown meanwhile
 	t.store(idx, packEntry(tag, bestCol, lo, hi), far)
 	return best
 }
