@@ -31,8 +31,13 @@
 // create, centre columns first on ties, with principal-variation
 // (null-window) re-searches.
 //
-// Weak solving runs the same probes and stops once the sign is known; near
-// 0 it probes only "> 0" and "> -1", the two that decide the sign.
+// Weak solving runs the same probes and stops once the sign is known;
+// near 0, one search of the window (-1, 1) gives the sign.
+//
+// Positions far from the end (the large table's) are stored under the
+// smaller of their key and their mirror image's, and a position that is
+// its own mirror image searches only its left half and centre: from the
+// empty board and the openings near the centre, mirror images meet often.
 //
 // # Threads
 //
