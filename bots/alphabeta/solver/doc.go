@@ -42,14 +42,15 @@
 // # Threads
 //
 // With SetThreads(n), a search that grows past about a million nodes is
-// joined by n-1 helper goroutines on the same root (lazy SMP). They share
+// joined by n-1 helper goroutines: each searches the probe (the window)
+// the main worker is on, and the first to finish a probe gives its value
+// to all (lazy SMP, probe by probe). They share
 // the large table, whose entries are read and written whole and atomically
 // and checked by their tag, so that every bound a worker reads was proved
 // for that position by some worker, and each keeps its own small table.
 // Far from the end, a worker marks the node it searches busy and leaves a
 // sibling another worker is searching for the end of its move list
-// (simplified ABDADA), so the workers split the tree. The first to finish
-// gives the score; the others stop.
+// (simplified ABDADA), so the workers split the tree.
 //
 // A Solver keeps its tables from one call to the next, so a run over many
 // positions of one game shares what earlier positions proved.

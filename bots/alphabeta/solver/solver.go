@@ -73,6 +73,8 @@ type worker struct {
 	id int
 	// shared is set while other workers search the same root.
 	shared bool
+	// epoch is the number of the probe a helper searches (see help).
+	epoch uint64
 }
 
 // New returns a solver for boards of rows x cols where k in a row wins,
@@ -153,6 +155,9 @@ func (w *worker) poll() {
 		if s.par.stop.Load() {
 			panic(stopSignal{errStopped})
 		}
+		if s.par.epoch.Load() != w.epoch {
+			panic(stopSignal{errProbeChanged})
+		}
 		return
 	}
 	// Once the searches have stored growFill times as many positions in
@@ -174,8 +179,8 @@ func (w *worker) poll() {
 		}
 	}
 	if s.par.running {
-		if s.par.stop.Load() {
-			panic(stopSignal{errStopped})
+		if s.par.helped.Load() {
+			panic(stopSignal{errProbeHelped})
 		}
 	} else if s.threads > 1 && s.par.active && w.nodes-s.par.from >= s.helperFrom {
 		s.startHelpers()
@@ -303,7 +308,7 @@ func (w *worker) narrow(cur, mask uint64, n int, lo, hi int, weak bool) int {
 		}
 		if weak && med > -weakNear && med < weakNear && lo < 0 && hi > 0 {
 			// Near 0, one search of the window (-1, 1) tells the sign.
-			r := w.negamax(cur, mask, n, -1, 1)
+			r := w.probe(cur, mask, n, -1, 1)
 			switch {
 			case r >= 1:
 				lo = min(r, hi0)
@@ -314,7 +319,7 @@ func (w *worker) narrow(cur, mask uint64, n int, lo, hi int, weak bool) int {
 			}
 			continue
 		}
-		r := w.negamax(cur, mask, n, med, med+1)
+		r := w.probe(cur, mask, n, med, med+1)
 		if r <= med {
 			hi = max(r, lo0)
 		} else {
