@@ -102,9 +102,6 @@ func (s *Solver) Threads() int { return s.threads }
 // enough.
 func (s *Solver) search(rc rootCall) (int, error) {
 	p := &s.par
-	if p.wake == nil {
-		p.wake = sync.NewCond(&p.mu)
-	}
 	p.active = true
 	p.from = s.w.nodes
 	p.over = false

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/bits"
+	"sync"
 	"time"
 )
 
@@ -95,6 +96,7 @@ func New(rows, cols, k int, ttMiB int) (*Solver, error) {
 	keyBits := g.h * g.cols
 	s := &Solver{g: *g, ttMiB: ttMiB, maxSlots: slotBits(keyBits, ttMiB), threads: 1, helperFrom: helperNodes}
 	s.w = s.newWorker(0)
+	s.par.wake = sync.NewCond(&s.par.mu)
 	s.Reset()
 	return s, nil
 }
