@@ -29,9 +29,10 @@
 # same nice (NICE, default 10), whole process: for each row of SIDE_ROWS
 # (NAME:LINES:MODE, MODE strong or weak; NAME "empty" is the empty 6x7
 # board, whose score is +1; NAME posMOVES is the position after MOVES,
-# kinrow's score compared with Pons') kinrow solve with --bot-opt threads=T for each
-# T of THREADS (default "1 2"), then c4solver (-w for weak), every score
-# compared with the file's:
+# kinrow's score compared with Pons') c4solver (-w for weak), then kinrow
+# solve --threads T for each T of THREADS (default "1 2"), every score
+# compared with the file's. Each kinrow column gives its wall time, CPU time
+# and their ratios to Pons' (wall, then CPU):
 #
 #   make build && make c4solver && ONLY=side scripts/solve-bench.sh
 #   ONLY=side SIDE_ROWS="empty:1:weak empty:1:strong" scripts/solve-bench.sh
@@ -155,9 +156,9 @@ side() {
 	awk "$score" "$tmp/pons" | cmp -s - "$tmp/want" || check="Pons DIFFERS"
 	row=$(printf '%-6s %-6s %-5s | Pons %7.2f s (cpu %7.2f)' "$name" "$mode" "$lines" "$ponswall" "${pons#* }")
 	for t in $THREADS; do
-		read -r wall cpu <<< "$(timed "$tmp/out" "$KINROW" solve "${kflag[@]}" --bot-opt threads="$t")"
+		read -r wall cpu <<< "$(timed "$tmp/out" "$KINROW" solve "${kflag[@]}" --threads "$t")"
 		awk "$score" "$tmp/out" | cmp -s - "$tmp/want" || check="kinrow threads $t DIFFERS"
-		row+=$(awk -v t="$t" -v w="$wall" -v c="$cpu" -v p="$ponswall" 'BEGIN { printf " | threads %s %7.2f s (cpu %7.2f) %.2fx", t, w, c, w / p }')
+		row+=$(awk -v t="$t" -v w="$wall" -v c="$cpu" -v p="$ponswall" -v pc="${pons#* }" 'BEGIN { printf " | threads %s %7.2f s (cpu %7.2f) %.2fx (cpu %.2fx)", t, w, c, w / p, c / pc }')
 	done
 	echo "$row | $check"
 }

@@ -69,3 +69,7 @@ func BenchmarkAnalyzeL2R1(b *testing.B) { benchSet(b, "L2_R1", 1000, true, false
 // the enhanced transposition cutoffs matter. Its 1 allocation per
 // iteration (of 1000 positions) is the large table growing once.
 func BenchmarkSolveL1R1(b *testing.B) { benchSet(b, "L1_R1", 1000, false, false) }
+
+// BenchmarkSolveL1R3 solves the first 10 positions of the hardest shared
+// set (each about a second), the set the goal against Pons names.
+func BenchmarkSolveL1R3(b *testing.B) { benchSet(b, "L1_R3", 10, false, false) }

@@ -19,11 +19,14 @@ type geom struct {
 	board            uint64 // every playable cell
 	fast4            bool   // k == 4 and every direction fits: fixed shift formula
 	h7               bool   // fast4 on 6 rows (h = 7), cols <= 7: constant shifts
+	m7               bool   // 6x7: mirrorKey with constant shifts
 	vert, horiz, dia bool   // which directions can hold k in a row
 	sh               [3]uint
 	colMask          [maxCols]uint64
 	top              [maxCols]uint64 // top cell of each column
 	order            [maxCols]uint8  // columns, centre first
+	leftHalf         uint64          // the cells of the columns left of the centre, and the centre's
+	colBits          uint64          // the h bits of column 0
 }
 
 func newGeom(rows, cols, k int) (*geom, error) {
@@ -50,14 +53,42 @@ func newGeom(rows, cols, k int) (*geom, error) {
 	}
 	for c := 0; c < cols; c++ {
 		g.top[c] = 1 << uint(c*g.h+rows-1)
+		if 2*c <= cols-1 {
+			g.leftHalf |= g.colMask[c]
+		}
 	}
+	g.colBits = uint64(1)<<uint(g.h) - 1
 	g.vert = k <= rows
 	g.horiz = k <= cols
 	g.dia = k <= rows && k <= cols
 	g.sh = [3]uint{uint(g.h - 1), uint(g.h), uint(g.h + 1)}
 	g.fast4 = k == 4 && g.vert && g.horiz
 	g.h7 = g.fast4 && g.h == 7 && cols <= 7
+	g.m7 = g.h == 7 && cols == 7
 	return g, nil
+}
+
+// mirrorKey returns the key (cur + mask, see table.go) of the mirror image
+// of the position of key: the key's columns are independent (h bits each,
+// no carry between them), so mirroring the key mirrors the position.
+func (g *geom) mirrorKey(key uint64) uint64 {
+	if g.m7 {
+		return mirror7x7(key)
+	}
+	var r uint64
+	h := uint(g.h)
+	for c := 0; c < g.cols; c++ {
+		r |= (key >> (uint(c) * h & 63) & g.colBits) << (uint(g.cols-1-c) * h & 63)
+	}
+	return r
+}
+
+// mirror7x7 is mirrorKey for 7 columns of 7 bits (6x7, Connect-4's board)
+// with constant shifts.
+func mirror7x7(k uint64) uint64 {
+	const c = 0x7f
+	return (k&c)<<42 | (k>>7&c)<<35 | (k>>14&c)<<28 | k&(c<<21) |
+		(k>>28&c)<<14 | (k>>35&c)<<7 | k>>42&c
 }
 
 // scoreAt is the score of the side that wins by playing move n+1 (n stones

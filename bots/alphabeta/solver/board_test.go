@@ -72,3 +72,35 @@ func TestWinCells(t *testing.T) {
 		})
 	}
 }
+
+// TestMirrorKey checks mirrorKey (the constant-shift 6x7 path and the
+// general one) against the key of the position reached by the mirrored
+// moves, on random games.
+func TestMirrorKey(t *testing.T) {
+	for _, b := range [][3]int{{6, 7, 4}, {6, 6, 4}, {5, 8, 4}, {4, 5, 3}, {3, 16, 3}, {1, 32, 5}} {
+		t.Run(fmt.Sprintf("%dx%dx%d", b[0], b[1], b[2]), func(t *testing.T) {
+			s, err := New(b[0], b[1], b[2], 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(uint64(b[0]), uint64(b[1])))
+			for range 200 {
+				p, q := s.NewPosition(), s.NewPosition()
+				for !p.GameOver() {
+					c := rng.IntN(b[1])
+					if !p.CanPlay(c) {
+						continue
+					}
+					p.Play(c)
+					q.Play(b[1] - 1 - c)
+					if got, want := s.g.mirrorKey(p.cur+p.mask), q.cur+q.mask; got != want {
+						t.Fatalf("mirrorKey(%#x) = %#x; the mirrored position's key is %#x", p.cur+p.mask, got, want)
+					}
+					if got := s.g.mirrorKey(q.cur + q.mask); got != p.cur+p.mask {
+						t.Fatalf("mirrorKey is not its own inverse: %#x", got)
+					}
+				}
+			}
+		})
+	}
+}

@@ -31,20 +31,26 @@
 // create, centre columns first on ties, with principal-variation
 // (null-window) re-searches.
 //
-// Weak solving runs the same probes and stops once the sign is known; near
-// 0 it probes only "> 0" and "> -1", the two that decide the sign.
+// Weak solving runs the same probes and stops once the sign is known;
+// near 0, one search of the window (-1, 1) gives the sign.
+//
+// Positions far from the end (the large table's) are stored under the
+// smaller of their key and their mirror image's, and a position that is
+// its own mirror image searches only its left half and centre: from the
+// empty board and the openings near the centre, mirror images meet often.
 //
 // # Threads
 //
 // With SetThreads(n), a search that grows past about a million nodes is
-// joined by n-1 helper goroutines on the same root (lazy SMP). They share
+// joined by n-1 helper goroutines: each searches the probe (the window)
+// the main worker is on, and the first to finish a probe gives its value
+// to all (lazy SMP, probe by probe). They share
 // the large table, whose entries are read and written whole and atomically
 // and checked by their tag, so that every bound a worker reads was proved
 // for that position by some worker, and each keeps its own small table.
 // Far from the end, a worker marks the node it searches busy and leaves a
 // sibling another worker is searching for the end of its move list
-// (simplified ABDADA), so the workers split the tree. The first to finish
-// gives the score; the others stop.
+// (simplified ABDADA), so the workers split the tree.
 //
 // A Solver keeps its tables from one call to the next, so a run over many
 // positions of one game shares what earlier positions proved.

@@ -45,6 +45,9 @@ func TestOpenings(t *testing.T) {
 		if v, err := strconv.Atoi(os.Getenv("KINROW_NEAR")); err == nil { // experiment
 			s.w.nearFrom = s.g.cells - v
 		}
+		if v, err := strconv.Atoi(os.Getenv("KINROW_SYM")); err == nil { // experiment
+			s.w.symTo = v
+		}
 		if v, err := strconv.Atoi(os.Getenv("KINROW_NEARMIB")); err == nil { // experiment
 			s.w.near.reset(s.g.h*s.g.cols, slotBits(s.g.h*s.g.cols, v))
 		}

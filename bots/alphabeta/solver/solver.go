@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/bits"
+	"sync"
 	"time"
 )
 
@@ -61,6 +62,11 @@ type worker struct {
 	// goes to near; below etcFrom stones, a node first looks up its
 	// children (see etc).
 	nearFrom, etcFrom int
+	// Below symTo stones, a position's entry is stored under the
+	// smaller of its key and its mirror image's, and a symmetric
+	// position searches only the moves of its left half and centre
+	// (see mirrorKey).
+	symTo int
 	// filled counts the positions stored in far since it last grew (see
 	// poll).
 	filled uint64
@@ -68,6 +74,8 @@ type worker struct {
 	id int
 	// shared is set while other workers search the same root.
 	shared bool
+	// epoch is the number of the probe a helper searches (see help).
+	epoch uint64
 }
 
 // New returns a solver for boards of rows x cols where k in a row wins,
@@ -88,12 +96,13 @@ func New(rows, cols, k int, ttMiB int) (*Solver, error) {
 	keyBits := g.h * g.cols
 	s := &Solver{g: *g, ttMiB: ttMiB, maxSlots: slotBits(keyBits, ttMiB), threads: 1, helperFrom: helperNodes}
 	s.w = s.newWorker(0)
+	s.par.wake = sync.NewCond(&s.par.mu)
 	s.Reset()
 	return s, nil
 }
 
 func (s *Solver) newWorker(id int) worker {
-	return worker{s: s, g: &s.g, far: &s.far, nearFrom: s.g.cells - nearDepth, etcFrom: s.g.cells - etcDepth, id: id}
+	return worker{s: s, g: &s.g, far: &s.far, nearFrom: s.g.cells - nearDepth, etcFrom: s.g.cells - etcDepth, symTo: s.g.cells - nearDepth, id: id}
 }
 
 // NewPosition returns the empty board.
@@ -148,6 +157,9 @@ func (w *worker) poll() {
 		if s.par.stop.Load() {
 			panic(stopSignal{errStopped})
 		}
+		if s.par.epoch.Load() != w.epoch {
+			panic(stopSignal{errProbeChanged})
+		}
 		return
 	}
 	// Once the searches have stored growFill times as many positions in
@@ -169,8 +181,8 @@ func (w *worker) poll() {
 		}
 	}
 	if s.par.running {
-		if s.par.stop.Load() {
-			panic(stopSignal{errStopped})
+		if s.par.helped.Load() {
+			panic(stopSignal{errProbeHelped})
 		}
 	} else if s.threads > 1 && s.par.active && w.nodes-s.par.from >= s.helperFrom {
 		s.startHelpers()
@@ -276,9 +288,14 @@ func clampWeak(v int, weak bool) int {
 // probe at 0 has no depth limit at all: on Test_L1_R1 it took 3.3x the
 // time of the exact solve before weak used the same probes (0.8x now).
 //
-// Near 0 (|t| < weakNear), though, weak goes straight to the probes that
-// decide the sign, "> 0" and "> -1": there the exact search's probes at 1
-// and 2 are as costly as the one at 0 and say nothing of the sign.
+// Near 0 (|t| < weakNear), while the range holds both signs, weak ends
+// with one search of the window (-1, 1), which gives the sign. It costs
+// less than the probes "> 0" and "> -1" it replaced (4453: 22 M nodes
+// against 28 M; 4544: 59 M against 75 M). The exact search keeps its
+// null-window probes: the window as its first step near 0 saved 12% of
+// the nodes on 44 (score 1), but cost 25% more on Test_L1_R3's first 6
+// lines (scores 2 to 4: the window proves a win the probes > 2 and > 3
+// did not need).
 func (w *worker) narrow(cur, mask uint64, n int, lo, hi int, weak bool) int {
 	lo0, hi0 := lo, hi
 	for lo < hi {
@@ -291,14 +308,20 @@ func (w *worker) narrow(cur, mask uint64, n int, lo, hi int, weak bool) int {
 		} else if med >= 0 && hi/2 > med {
 			med = hi / 2
 		}
-		if weak && med > -weakNear && med < weakNear {
-			// Near 0 only the sign matters: "> 0", then "> -1".
-			med = 0
-			if hi <= 0 {
-				med = -1
+		if weak && med > -weakNear && med < weakNear && lo < 0 && hi > 0 {
+			// Near 0, one search of the window (-1, 1) tells the sign.
+			r := w.probe(cur, mask, n, -1, 1)
+			switch {
+			case r >= 1:
+				lo = min(r, hi0)
+			case r <= -1:
+				hi = max(r, lo0)
+			default:
+				return 0
 			}
+			continue
 		}
-		r := w.negamax(cur, mask, n, med, med+1)
+		r := w.probe(cur, mask, n, med, med+1)
 		if r <= med {
 			hi = max(r, lo0)
 		} else {
@@ -323,6 +346,17 @@ func (w *worker) narrow(cur, mask uint64, n int, lo, hi int, weak bool) int {
 // docs/PERFORMANCE.md.)
 const etcDepth = 10
 
+// Mirror images (worker.symTo): the positions of the large table, those
+// with more than nearDepth empty cells, are stored under the smaller of
+// their key and their mirror image's. Mirror images meet often in a search
+// from an opening whose first moves are near the centre: "44" weak took
+// 239 M nodes without, 191 M with mirrors below 8 stones, 175 M below 12,
+// 166 M below 16, 154 M below 24 (the large table's positions) and 153 M
+// everywhere, where the mirror costs more time than it saves (16% more
+// CPU time than below 24 in the same run). On Test_L1_R3's first lines,
+// whose positions are far from symmetric, it saves 0.8% of the nodes at
+// the same time.
+
 // weakNear: see narrow.
 const weakNear = 3
 
@@ -341,7 +375,11 @@ func (w *worker) etc(opp, mask, next uint64, n, b int) (int, int) {
 		if mv == 0 {
 			continue
 		}
-		idx, tag := t.slot(opp + (mask | mv))
+		key := opp + (mask | mv)
+		if n < w.symTo {
+			key = min(key, g.mirrorKey(key))
+		}
+		idx, tag := t.slot(key)
 		if e := t.load(idx); e != 0 && e>>20 == tag {
 			if v := -(int(e>>7&127) - 64); v >= b {
 				return v, c
@@ -367,7 +405,16 @@ func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
 	if far {
 		t = w.far
 	}
-	idx, tag := t.slot(cur + mask)
+	key := cur + mask
+	// flip: the entry is the mirror image's (its column mirrored); sym:
+	// the position is its own mirror image.
+	flip, sym := false, false
+	if n < w.symTo {
+		m := g.mirrorKey(key)
+		flip, sym = m < key, m == key
+		key = min(key, m)
+	}
+	idx, tag := t.slot(key)
 	e := t.load(idx)
 	possible := (mask + g.bottom) & g.board
 	opp := cur ^ mask
@@ -382,6 +429,11 @@ func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
 	next := possible &^ (oppWin >> 1)
 	if next == 0 {
 		return -g.scoreAt(n + 1)
+	}
+	if sym {
+		// A move and its mirror image score the same; next is
+		// symmetric, so its left half and centre are not empty.
+		next &= g.leftHalf
 	}
 	if n >= g.cells-2 {
 		return 0
@@ -402,6 +454,9 @@ func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
 		lo = max(lo, int(e&127)-64)
 		hi = min(hi, int(e>>7&127)-64)
 		ttCol = int(e>>14&63) - 1
+		if flip && ttCol >= 0 {
+			ttCol = g.cols - 1 - ttCol
+		}
 		if lo >= beta || lo >= hi {
 			return lo
 		}
@@ -414,6 +469,9 @@ func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
 	a0 := a
 	if n < w.etcFrom {
 		if v, c := w.etc(opp, mask, next, n+1, b); c >= 0 {
+			if flip {
+				c = g.cols - 1 - c
+			}
 			t.store(idx, packEntry(tag, c, v, hi), far)
 			return v
 		}
@@ -494,7 +552,10 @@ func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
 	default:
 		lo, hi = best, best
 	}
-	idx, tag = t.slot(cur + mask) // the table may have grown meanwhile
+	if flip && bestCol >= 0 {
+		bestCol = g.cols - 1 - bestCol
+	}
+	idx, tag = t.slot(key) // the table may have grown meanwhile
 	t.store(idx, packEntry(tag, bestCol, lo, hi), far)
 	return best
 }

@@ -72,10 +72,12 @@ func toSolver(t testing.TB, s *Solver, p *engine.Position) Position {
 // the brute force on every position of random games on small boards. Small
 // boards keep every position in the near table; the split variants move
 // the boundary (Solver.nearFrom) so that both tables serve each search,
-// and the last one tries enhanced transposition cutoffs at every node.
+// "etc everywhere" tries enhanced transposition cutoffs at every node, and
+// "mirror everywhere" stores every position under the smaller of its key
+// and its mirror image's (and prunes the mirrored moves of symmetric ones).
 func TestAgainstBruteForce(t *testing.T) {
 	for _, rs := range []string{"connectx:3x3x3", "connectx:4x4x3", "connectx:3x5x3", "connectx:5x3x3", "connectx:4x3x2", "connectx:2x6x3", "connectx:4x4x4"} {
-		for _, split := range []string{"default", "half", "far only", "etc everywhere"} {
+		for _, split := range []string{"default", "half", "far only", "etc everywhere", "mirror everywhere"} {
 			t.Run(rs+"/"+split, func(t *testing.T) { checkBruteForce(t, rs, split) })
 		}
 	}
@@ -98,6 +100,8 @@ func checkBruteForce(t *testing.T, rs, split string) {
 		s.w.nearFrom = r.Cells() + 1
 	case "etc everywhere":
 		s.w.nearFrom, s.w.etcFrom = r.Cells()/2, r.Cells()
+	case "mirror everywhere":
+		s.w.nearFrom, s.w.etcFrom, s.w.symTo = r.Cells()/2, r.Cells(), r.Cells()+1
 	}
 	rng := rand.New(rand.NewPCG(1, uint64(len(rs))))
 	checked := 0
