@@ -331,61 +331,69 @@ func journalHeader(g Geometry, plies int) string {
 // holds into proven, cuts a torn last line, and leaves the file open for
 // appending.
 func openJournal(path string, g Geometry, plies int, frontier level, proven map[uint64]int) (*os.File, error) {
+	return openJournalFile(path, journalHeader(g, plies), "the same board and plies", func(text string) error {
+		fields := strings.Fields(text)
+		if len(fields) != 2 {
+			return fmt.Errorf("%q: want a key in hex and a score", text)
+		}
+		key, err1 := strconv.ParseUint(fields[0], 16, 64)
+		score, err2 := strconv.Atoi(fields[1])
+		if err := errors.Join(err1, err2); err != nil {
+			return err
+		}
+		if _, ok := frontier[key]; !ok {
+			return fmt.Errorf("key %x is no position of %d plies", key, plies)
+		}
+		proven[key] = score
+		return nil
+	})
+}
+
+// openJournalFile is the journal both builds keep: it opens (or creates)
+// the file at path, writes head to a new one and refuses one that begins
+// otherwise (naming same, what the build must be given to resume it),
+// hands each whole line after it to parse, cuts a torn last line (no
+// newline: a stop during a write) and leaves the file open for appending.
+func openJournalFile(path, head, same string, parse func(text string) error) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("book: journal: %w", err)
 	}
+	fail := func(err error) (*os.File, error) {
+		f.Close()
+		return nil, err
+	}
 	data, err := io.ReadAll(f)
 	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("book: journal %s: %w", path, err)
+		return fail(fmt.Errorf("book: journal %s: %w", path, err))
 	}
-	head := journalHeader(g, plies)
-	good := 0
 	if len(data) == 0 {
 		if _, err := f.WriteString(head); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("book: journal %s: %w", path, err)
+			return fail(fmt.Errorf("book: journal %s: %w", path, err))
 		}
 		return f, nil
 	}
 	if !bytes.HasPrefix(data, []byte(head)) {
-		f.Close()
 		first, _, _ := strings.Cut(string(data), "\n")
-		return nil, fmt.Errorf("book: journal %s is of another build (%q, this one is %q): remove it or give the same board and plies", path, first, strings.TrimSpace(head))
+		return fail(fmt.Errorf("book: journal %s is of another build (%q, this one is %q): remove it or give %s", path, first, strings.TrimSpace(head), same))
 	}
-	good = len(head)
+	good := len(head)
 	sc := bufio.NewScanner(bytes.NewReader(data[good:]))
 	for line := 2; sc.Scan(); line++ {
 		text := sc.Text()
 		if good+len(text) == len(data) { // no newline: torn by a stop, cut
 			break
 		}
-		fields := strings.Fields(text)
-		if len(fields) != 2 {
-			f.Close()
-			return nil, fmt.Errorf("book: journal %s:%d: %q: want a key in hex and a score", path, line, text)
+		if err := parse(text); err != nil {
+			return fail(fmt.Errorf("book: journal %s:%d: %w", path, line, err))
 		}
-		key, err1 := strconv.ParseUint(fields[0], 16, 64)
-		score, err2 := strconv.Atoi(fields[1])
-		if err := errors.Join(err1, err2); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("book: journal %s:%d: %w", path, line, err)
-		}
-		if _, ok := frontier[key]; !ok {
-			f.Close()
-			return nil, fmt.Errorf("book: journal %s:%d: key %x is no position of %d plies", path, line, key, plies)
-		}
-		proven[key] = score
 		good += len(text) + 1
 	}
 	if err := f.Truncate(int64(good)); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("book: journal %s: %w", path, err)
+		return fail(fmt.Errorf("book: journal %s: %w", path, err))
 	}
 	if _, err := f.Seek(int64(good), io.SeekStart); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("book: journal %s: %w", path, err)
+		return fail(fmt.Errorf("book: journal %s: %w", path, err))
 	}
 	return f, nil
 }

@@ -59,17 +59,7 @@ func BuildFile(ctx context.Context, o Options, path string) (Built, error) {
 	if err != nil {
 		return Built{}, err
 	}
-	if err := b.WriteFile(path); err != nil {
-		return Built{}, err
-	}
-	if err := os.Remove(o.Journal); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return Built{}, fmt.Errorf("book: %w", err)
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return Built{}, fmt.Errorf("book: %w", err)
-	}
-	return Built{Path: path, Positions: b.Len(), Plies: o.Plies, Bytes: st.Size(), Took: time.Since(start)}, nil
+	return writeBuilt(b, path, o.Journal, Built{Plies: o.Plies}, start)
 }
 
 // BuildStrategyFile builds the strategy book of o (o.Journal: path +
@@ -82,15 +72,22 @@ func BuildStrategyFile(ctx context.Context, o StrategyOptions, path string) (Bui
 	if err != nil {
 		return Built{}, err
 	}
+	return writeBuilt(b, path, o.Journal, Built{Plies: b.Plies, Strategy: true}, start)
+}
+
+// writeBuilt writes b to path, removes the build's journal and returns
+// what was built: kind with its path, size, positions and time since start.
+func writeBuilt(b *Book, path, journal string, kind Built, start time.Time) (Built, error) {
 	if err := b.WriteFile(path); err != nil {
 		return Built{}, err
 	}
-	if err := os.Remove(o.Journal); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := os.Remove(journal); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return Built{}, fmt.Errorf("book: %w", err)
 	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return Built{}, fmt.Errorf("book: %w", err)
 	}
-	return Built{Path: path, Positions: b.Len(), Plies: b.Plies, Bytes: st.Size(), Took: time.Since(start), Strategy: true}, nil
+	kind.Path, kind.Positions, kind.Bytes, kind.Took = path, b.Len(), st.Size(), time.Since(start)
+	return kind, nil
 }

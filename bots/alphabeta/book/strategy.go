@@ -1,13 +1,10 @@
 package book
 
 import (
-	"bufio"
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"slices"
@@ -212,7 +209,7 @@ func fromKnown(known *Book, sv *solver.Solver, g Geometry, seq string) (uint64, 
 	}
 	n := len(seq)
 	best, bestCol := math.MinInt, -1
-	for _, c := range centreFirst(g.Cols) {
+	for _, c := range CentreFirst(g.Cols) {
 		if !p.CanPlay(c) {
 			continue
 		}
@@ -265,7 +262,7 @@ func decide(ctx context.Context, sv *solver.Solver, g Geometry, seq string, know
 		}
 		return c
 	}
-	order := centreFirst(g.Cols)
+	order := CentreFirst(g.Cols)
 	for _, c := range order {
 		if p.CanPlay(c) && p.IsWinningMove(c) {
 			return key, Entry{Score: g.WinScore(n), Move: orient(c)}, nil
@@ -373,9 +370,11 @@ func holding(p solver.Position, order []int) int {
 	return first
 }
 
-// centreFirst returns the columns of a board of n columns by their
-// distance from the centre, the left one first among equals.
-func centreFirst(n int) []int {
+// CentreFirst returns the columns of a board of n columns by their
+// distance from the centre, the left one first among equals: the order in
+// which the strategy builder tries moves, and in which the bot
+// (bots/alphabeta/proven) breaks ties, so that both choose alike.
+func CentreFirst(n int) []int {
 	cols := make([]int, n)
 	for i := range cols {
 		cols[i] = i
@@ -398,58 +397,22 @@ func strategyJournalHeader(o StrategyOptions) string {
 // entries it holds into decided, cuts a torn last line, and leaves the
 // file open for appending.
 func openStrategyJournal(path string, o StrategyOptions, decided map[uint64]Entry) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("book: journal: %w", err)
-	}
-	fail := func(err error) (*os.File, error) {
-		f.Close()
-		return nil, err
-	}
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return fail(fmt.Errorf("book: journal %s: %w", path, err))
-	}
-	head := strategyJournalHeader(o)
-	if len(data) == 0 {
-		if _, err := f.WriteString(head); err != nil {
-			return fail(fmt.Errorf("book: journal %s: %w", path, err))
-		}
-		return f, nil
-	}
-	if !bytes.HasPrefix(data, []byte(head)) {
-		first, _, _ := strings.Cut(string(data), "\n")
-		return fail(fmt.Errorf("book: journal %s is of another build (%q, this one is %q): remove it or give the same board", path, first, strings.TrimSpace(head)))
-	}
-	good := len(head)
 	lim := o.Cells()/2 + 1
-	sc := bufio.NewScanner(bytes.NewReader(data[good:]))
-	for line := 2; sc.Scan(); line++ {
-		text := sc.Text()
-		if good+len(text) == len(data) { // no newline: torn by a stop, cut
-			break
-		}
+	return openJournalFile(path, strategyJournalHeader(o), "the same board", func(text string) error {
 		fields := strings.Fields(text)
 		if len(fields) != 4 || (fields[3] != "w" && fields[3] != "e") {
-			return fail(fmt.Errorf("book: journal %s:%d: %q: want a key in hex, a move, a score and w or e", path, line, text))
+			return fmt.Errorf("%q: want a key in hex, a move, a score and w or e", text)
 		}
 		key, err1 := strconv.ParseUint(fields[0], 16, 64)
 		move, err2 := strconv.Atoi(fields[1])
 		score, err3 := strconv.Atoi(fields[2])
 		if err := errors.Join(err1, err2, err3); err != nil {
-			return fail(fmt.Errorf("book: journal %s:%d: %w", path, line, err))
+			return err
 		}
 		if move < 0 || move >= o.Cols || score < -lim || score > lim {
-			return fail(fmt.Errorf("book: journal %s:%d: move %d, score %d: want a column 0..%d and a score -%d..%d", path, line, move, score, o.Cols-1, lim, lim))
+			return fmt.Errorf("move %d, score %d: want a column 0..%d and a score -%d..%d", move, score, o.Cols-1, lim, lim)
 		}
 		decided[key] = Entry{Score: score, Move: move, Weak: fields[3] == "w"}
-		good += len(text) + 1
-	}
-	if err := f.Truncate(int64(good)); err != nil {
-		return fail(fmt.Errorf("book: journal %s: %w", path, err))
-	}
-	if _, err := f.Seek(int64(good), io.SeekStart); err != nil {
-		return fail(fmt.Errorf("book: journal %s: %w", path, err))
-	}
-	return f, nil
+		return nil
+	})
 }

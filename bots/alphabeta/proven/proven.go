@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"math"
-	"slices"
 	"sync"
 	"time"
 
@@ -190,7 +189,7 @@ func (p *Player) Proven(ctx context.Context, cols []int, deadline time.Time) (Mo
 	}
 	col, score := -1, solver.Invalid
 	for pass, pctx := range []context.Context{spent, sctx} {
-		for _, c := range centreFirst(p.geom.Cols) {
+		for _, c := range book.CentreFirst(p.geom.Cols) {
 			if !q.CanPlay(c) || scores[c] != solver.Invalid {
 				continue
 			}
@@ -280,26 +279,12 @@ func (p *Player) fromBook(q solver.Position, cols []int) (Move, bool) {
 // equals, or -1 when every column is Invalid.
 func best(scores []int) (int, int) {
 	col, score := -1, solver.Invalid
-	for _, c := range centreFirst(len(scores)) {
+	for _, c := range book.CentreFirst(len(scores)) {
 		if scores[c] != solver.Invalid && (col < 0 || scores[c] > score) {
 			col, score = c, scores[c]
 		}
 	}
 	return col, score
-}
-
-// centreFirst returns the columns of a board of n columns by their
-// distance from the centre, the left one first among equals.
-func centreFirst(n int) []int {
-	cols := make([]int, n)
-	for i := range cols {
-		cols[i] = i
-	}
-	slices.SortStableFunc(cols, func(a, b int) int {
-		da, db := 2*a-(n-1), 2*b-(n-1)
-		return cmp.Compare(da*da, db*db)
-	})
-	return cols
 }
 
 // played records that the bot, at ply ply, played a move of proven score.
@@ -352,7 +337,7 @@ func (p *Player) Keep(ctx context.Context, cols []int, col int, deadline time.Ti
 		}
 		return col
 	}
-	for _, c := range centreFirst(p.geom.Cols) {
+	for _, c := range book.CentreFirst(p.geom.Cols) {
 		if c == col {
 			continue
 		}
