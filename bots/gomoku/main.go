@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"runtime"
 	"time"
 
 	"github.com/kinrow/kinrow/bots/gomoku/search"
@@ -51,23 +50,9 @@ func (bot) NewGame(ctx context.Context, g sdk.Game) (sdk.Player, error) {
 		opt.TTBits = shortTTBits
 	}
 	p := &player{s: search.New(g.Rules, opt), clock: g.Time}
-	// Warm up off the clock: a 20 ms search of the position touches the
-	// search's code, stacks and tables before the first move is timed
-	// (the first move of a fresh process was the one most often late on
-	// a starved machine).
-	if pos.Result() == engine.Open {
-		wctx, cancel := context.WithTimeout(ctx, warmUp)
-		p.s.BestMove(wctx, pos, nil)
-		cancel()
-	}
-	// Collect the game's set-up garbage now, off the clock: the first
-	// moves then start on a heap whose next collection is far away.
-	runtime.GC()
+	p.s.WarmUp(ctx, pos) // off the clock
 	return p, nil
 }
-
-// warmUp is the length of the search NewGame runs before the clock starts.
-const warmUp = 20 * time.Millisecond
 
 // shortTTBits is the transposition table's size (2 MiB) for moves shorter
 // than 300 ms, which search too few nodes to fill more: less memory to

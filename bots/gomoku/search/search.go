@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"runtime"
 	"time"
 
 	"github.com/kinrow/kinrow/bots/gomoku/board"
@@ -106,6 +107,23 @@ func New(r engine.Rules, opt Options) *Searcher {
 	}
 	return s
 }
+
+// WarmUp readies s for pos's game before its clock starts: a search of
+// warmUp touches the search's code, stacks and tables (the first move of
+// a fresh process was the one most often late on a starved machine), and
+// a garbage collection clears the game's set-up garbage, so the first
+// moves start on a heap whose next collection is far away.
+func (s *Searcher) WarmUp(ctx context.Context, pos *engine.Position) {
+	if pos.Result() == engine.Open {
+		wctx, cancel := context.WithTimeout(ctx, warmUp)
+		s.BestMove(wctx, pos, nil)
+		cancel()
+	}
+	runtime.GC()
+}
+
+// warmUp is the length of WarmUp's search.
+const warmUp = 20 * time.Millisecond
 
 // Board returns the searcher's board (tests and benchmarks).
 func (s *Searcher) Board() *board.Board { return s.b }
