@@ -153,16 +153,15 @@ type player struct {
 	proven *proven.Player
 }
 
-// budget is the time to spend on this move: the whole per-move time less a
-// margin, or, with a game clock, a share of what is left.
+// budget is the time to spend on this move: the per-move time, or with a
+// game clock a share of what is left, less the reserve every kinrow bot
+// keeps in hand (sdk.Reserve).
 func (p *player) budget(ctx context.Context, pos *engine.Position) time.Time {
 	d, ok := ctx.Deadline()
 	if !ok {
 		return time.Now().Add(time.Second)
 	}
-	left := sdk.MoveShare(p.clock, time.Until(d), pos)
-	margin := min(20*time.Millisecond, left/10)
-	return time.Now().Add(left - margin)
+	return time.Now().Add(sdk.SearchTime(sdk.MoveShare(p.clock, time.Until(d), pos)))
 }
 
 func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(botapi.Progress)) (engine.Move, error) {

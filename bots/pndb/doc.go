@@ -1,6 +1,7 @@
 // Command kinrow-bot-pndb is kinrow's prover: proof-number search over a
 // DAG kept in a transposition table (package pns), for Connect-X and m,n,k.
-// Each move it searches for a proved win until the deadline (less a margin)
+// Each move it searches for a proved win until the deadline (less
+// the reserve every kinrow bot keeps, sdk.Reserve)
 // and plays it; otherwise it looks for a proved draw, then plays the root
 // child with the best proof/disproof ratio, or on boards too big to search
 // in time a quick threat-based move (win now, block, best window score).

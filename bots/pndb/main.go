@@ -96,21 +96,14 @@ type player struct {
 	pv    []engine.Move
 }
 
-// margin is the least time kept back from each move's deadline.
-const margin = 25 * time.Millisecond
-
 // budget is the deadline of this move: the move time (or a share of the game
-// clock) less a margin of max(25 ms, 15%). The table's memory traffic makes
-// the process answer up to some tens of milliseconds late on a loaded
-// machine, hence more than the usual max(20 ms, 10%).
+// clock) less the reserve every kinrow bot keeps in hand (sdk.Reserve).
 func (p *player) budget(ctx context.Context, pos *engine.Position) time.Time {
 	d, ok := ctx.Deadline()
 	if !ok {
 		return time.Now().Add(time.Second)
 	}
-	left := sdk.MoveShare(p.clock, time.Until(d), pos)
-	margin := max(margin, left*15/100)
-	return time.Now().Add(left - margin)
+	return time.Now().Add(sdk.SearchTime(sdk.MoveShare(p.clock, time.Until(d), pos)))
 }
 
 func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(botapi.Progress)) (engine.Move, error) {

@@ -49,6 +49,28 @@ func MoveShare(tc botapi.TimeControl, left time.Duration, pos *engine.Position) 
 	return min(left, left/time.Duration(moves)+tc.Increment)
 }
 
+// Reserve is the part of a move's time avail a bot keeps in hand: 40%, at
+// least 60 ms, never more than 60%. The referee's grace past the deadline
+// is short (kinrow's 100 ms), and a process starved on a loaded machine
+// must still answer within it: at a load of 15 to 20 on two cores bots went
+// unscheduled for 400 ms and more, and even at a load of 3 moves came back
+// up to 95 ms past the point their search stopped. At short times most of
+// the move is reserve (at 100 ms a search stops at 40 ms, at 50 ms at
+// 20 ms); at a second it stops at 600 ms. Every bot of kinrow's stops its
+// search at avail - Reserve(avail) (see SearchTime).
+func Reserve(avail time.Duration) time.Duration {
+	if avail <= 0 {
+		return 0
+	}
+	return max(avail*4/10, min(60*time.Millisecond, avail*6/10))
+}
+
+// SearchTime is the part of a move's time avail a bot may search:
+// avail - Reserve(avail), 0 when avail is not positive.
+func SearchTime(avail time.Duration) time.Duration {
+	return avail - Reserve(avail)
+}
+
 // WithMoveShare returns ctx bounded by MoveShare's part of the time to its
 // deadline for the move at pos, or ctx as it is (made cancellable) when it
 // has no deadline or the share is all of it. Call cancel once the move is

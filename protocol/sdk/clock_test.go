@@ -102,3 +102,26 @@ func TestWithMoveShare(t *testing.T) {
 		})
 	}
 }
+
+func TestReserve(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		avail, reserve time.Duration
+	}{
+		{50 * ms, 30 * ms},  // at most 60%
+		{100 * ms, 60 * ms}, // at least 60 ms
+		{150 * ms, 60 * ms}, // 60 ms is 40% here
+		{time.Second, 400 * ms},
+		{5 * time.Second, 2 * time.Second},
+		{0, 0},
+		{-ms, 0},
+	}
+	for _, tt := range tests {
+		if got := Reserve(tt.avail); got != tt.reserve {
+			t.Errorf("Reserve(%v) = %v, want %v", tt.avail, got, tt.reserve)
+		}
+		if got, want := SearchTime(tt.avail), tt.avail-tt.reserve; got != want {
+			t.Errorf("SearchTime(%v) = %v, want %v", tt.avail, got, want)
+		}
+	}
+}

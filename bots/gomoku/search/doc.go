@@ -15,7 +15,7 @@
 // weakest cut off at depth.
 //
 // The time manager never lets a move run late: it keeps 40% of the move's
-// share in hand (at least 60 ms, at most 60%: Reserve), stops the search
+// share in hand (at least 60 ms, at most 60%: sdk.Reserve, the policy of every kinrow bot), stops the search
 // there and starts no new iteration past three quarters of it, checking the
 // clock every 16 nodes (the threat searches every 64 of theirs); the
 // transposition table's pages are touched when the game starts, not on

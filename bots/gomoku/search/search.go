@@ -10,6 +10,7 @@ import (
 	"github.com/kinrow/kinrow/bots/gomoku/vcf"
 	"github.com/kinrow/kinrow/bots/pndb/dbsearch"
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/protocol/sdk"
 )
 
 // Scores.
@@ -155,7 +156,7 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 		avail = time.Until(d)
 	}
 	s.ctx = ctx
-	reserve := Reserve(avail)
+	reserve := sdk.Reserve(avail)
 	s.hard = start.Add(avail - reserve)
 	s.soft = start.Add((avail - reserve) * 3 / 4)
 	s.stop = false
@@ -264,17 +265,6 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 		}
 	}
 	return done(best, bestScore, depthDone)
-}
-
-// Reserve is the part of a move's time avail the search keeps in hand:
-// 40%, at least 60 ms, never more than 60%. A process starved on a loaded
-// machine must still answer before the referee's grace runs out: at a
-// load of 15 to 20 on two cores bots went unscheduled for 400 ms and more,
-// and a search that ran to 70% of a second forfeited 4 games of 70. At
-// short times most of the move is reserve (at 100 ms the search stops at
-// 40 ms, at 50 ms at 20 ms); at a second it stops at 600 ms.
-func Reserve(avail time.Duration) time.Duration {
-	return max(avail*4/10, min(60*time.Millisecond, avail*6/10))
 }
 
 // orderRoot sorts the root moves by their cells' values.

@@ -48,8 +48,9 @@
 //     passing to the next, and is refined after every move; the depth limit
 //     adapts from move to move and deepens while the time allows. A node where
 //     the opponent threatens to win searches only the blocks, one ply further
-//     at the horizon. The clock is read every 64 nodes: at 80% of the time to
-//     the deadline the search stops and the best move found so far is
+//     at the horizon. The clock is read every 64 nodes: at the deadline less
+//     the reserve every kinrow bot keeps (sdk.Reserve: 40%, at least 60 ms)
+//     the search stops and the best move found so far is
 //     answered; a legal fallback move is held from the very start. The search
 //     allocates nothing. Under renju the engine's position follows the board
 //     and judges black's candidates only: fouls are never searched, and a

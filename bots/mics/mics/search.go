@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/protocol/sdk"
 )
 
 // Limits of the options.
@@ -31,9 +32,6 @@ const (
 	foulSlack  = 4             // renju: black's candidates asked for beyond l, some being fouls
 	winScore   = int64(1) << 61
 	inf        = int64(1) << 62
-	// The search stops at start + stopFrac·(deadline-start) - stopMargin.
-	stopFrac   = 0.80
-	stopMargin = time.Millisecond
 )
 
 // Options tune a Searcher. The zero value chooses everything from the board
@@ -235,12 +233,12 @@ func (s *Searcher) BestMove(ctx context.Context, pos *engine.Position, report fu
 	}
 	s.legal = pos.LegalMoves(s.legal[:0])
 	move := s.legal[0] // the fallback, from the very start
-	deadline, ok := ctx.Deadline()
-	if !ok {
-		deadline = start.Add(s.opt.MoveTime)
+	// The search stops at its own move time, or before the deadline by the
+	// reserve every kinrow bot keeps in hand (sdk.Reserve).
+	stop := start.Add(s.opt.MoveTime)
+	if deadline, ok := ctx.Deadline(); ok {
+		stop = start.Add(sdk.SearchTime(deadline.Sub(start)))
 	}
-	avail := deadline.Sub(start)
-	stop := start.Add(max(time.Duration(stopFrac*float64(avail))-stopMargin, avail/2))
 	s.stopAt, s.done, s.aborted, s.nodes = stop, ctx.Done(), false, 0
 
 	b := s.b

@@ -297,3 +297,27 @@ func TestSelfPlayEveryShape(t *testing.T) {
 		}
 	}
 }
+
+// TestStopKeepsReserve: the search plans to stop before the deadline by
+// the reserve every kinrow bot keeps (sdk.Reserve, 40% of a second); it
+// used to stop at 80% less 1 ms, and a stalled process then answered past
+// the referee's grace.
+func TestStopKeepsReserve(t *testing.T) {
+	const moveTime = time.Second
+	s, err := New(testpos.Rules(t, "gomoku"), Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := randomPosition(t, "gomoku", 6, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), moveTime)
+	defer cancel()
+	deadline, _ := ctx.Deadline()
+	if _, err := s.BestMove(ctx, pos, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Reserve(avail) is at least 40% of what was left when BestMove
+	// started; 30% leaves room for a late start on a busy machine.
+	if kept := deadline.Sub(s.stopAt); kept < moveTime*3/10 {
+		t.Errorf("the search planned to stop %v before the deadline of a %v move; want at least %v", kept, moveTime, moveTime*3/10)
+	}
+}
