@@ -3,7 +3,10 @@ package solver
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"testing"
+
+	"github.com/kinrow/kinrow/engine"
 )
 
 // naiveWinCells is the reference for winCells: every empty cell of the
@@ -103,4 +106,76 @@ func TestMirrorKey(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestClaimEvenBound checks the claimeven bound against scores found
+// without it: every position of random games on small boards where
+// claimEven holds has a brute-force score of at most 0, and so does every
+// such position of the shared Connect-4 sets and their children (the
+// files' exact scores). It also counts the positions where the bound
+// applied, so that it is seen to be tested.
+func TestClaimEvenBound(t *testing.T) {
+	applied := 0
+	for _, rs := range []string{"connectx:4x4x3", "connectx:4x5x4", "connectx:2x6x3", "connectx:5x4x3", "connectx:4x4x4"} {
+		r, err := engine.ParseRules(rs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bf := newBruteForce(r)
+		s, err := New(r.Rows, r.Cols, r.K, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(7, uint64(len(rs))))
+		for game := 0; game < 40; game++ {
+			p := engine.NewPosition(r)
+			for p.Result() == engine.Open {
+				q := toSolver(t, s, p)
+				if s.g.claimEven(q.cur, q.mask, (q.mask+s.g.bottom)&s.g.board) {
+					applied++
+					if v := bf.score(p); v > 0 {
+						t.Fatalf("%s %s: claimEven holds but the side to move wins (score %d)", rs, r.FormatMoveList(p.Moves(nil)), v)
+					}
+				}
+				legal := p.LegalMoves(nil)
+				p.Play(legal[rng.IntN(len(legal))])
+			}
+		}
+	}
+	small := applied
+	s, err := New(6, 7, 4, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, set := range []string{"L3_R1", "L2_R1"} {
+		for _, f := range sharedSet(t, set, 1000) {
+			p := s.NewPosition()
+			for _, ch := range f[0] {
+				p.Play(int(ch - '1'))
+			}
+			check := func(q Position, score int, what string) {
+				if s.g.claimEven(q.cur, q.mask, (q.mask+s.g.bottom)&s.g.board) {
+					applied++
+					if score > 0 {
+						t.Fatalf("%s %s: claimEven holds but the side to move wins (score %d)", set, what, score)
+					}
+				}
+			}
+			v, _ := strconv.Atoi(f[1])
+			check(p, v, f[0])
+			for c := 0; c < 7 && len(f) >= 9; c++ {
+				if f[2+c] == "-" || p.IsWinningMove(c) {
+					continue
+				}
+				sc, _ := strconv.Atoi(f[2+c])
+				q := p
+				q.Play(c)
+				check(q, -sc, fmt.Sprintf("%s+%d", f[0], c+1))
+			}
+		}
+	}
+	if small == 0 || applied == small {
+		t.Fatalf("claimEven applied to %d positions of small boards and %d of the sets: too few to test", small, applied-small)
+	}
+	t.Logf("claimEven applied to %d positions of small boards and %d of the Connect-4 sets, never to a win", small, applied-small)
 }

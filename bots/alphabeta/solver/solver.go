@@ -440,6 +440,9 @@ func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
 	}
 	lo := -g.scoreAt(n + 3)
 	hi := g.scoreAt(n + 2)
+	if hi > 0 && g.claimEven(cur, mask, (mask+g.bottom)&g.board) {
+		hi = 0
+	}
 	if lo >= beta {
 		return lo
 	}
