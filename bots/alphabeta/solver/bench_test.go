@@ -73,3 +73,9 @@ func BenchmarkSolveL1R1(b *testing.B) { benchSet(b, "L1_R1", 1000, false, false)
 // BenchmarkSolveL1R3 solves the first 10 positions of the hardest shared
 // set (each about a second), the set the goal against Pons names.
 func BenchmarkSolveL1R3(b *testing.B) { benchSet(b, "L1_R3", 10, false, false) }
+
+// BenchmarkWeakL1R1 and BenchmarkWeakL1R3 are the weak solves of the
+// openings sets: far-off wins found by the probes (L1_R1), balanced
+// openings by the window (-1, 1) (L1_R3; see narrow's weakNear).
+func BenchmarkWeakL1R1(b *testing.B) { benchSet(b, "L1_R1", 1000, false, true) }
+func BenchmarkWeakL1R3(b *testing.B) { benchSet(b, "L1_R3", 10, false, true) }

@@ -291,7 +291,12 @@ func clampWeak(v int, weak bool) int {
 // Near 0 (|t| < weakNear), while the range holds both signs, weak ends
 // with one search of the window (-1, 1), which gives the sign. It costs
 // less than the probes "> 0" and "> -1" it replaced (4453: 22 M nodes
-// against 28 M; 4544: 59 M against 75 M). The exact search keeps its
+// against 28 M; 4544: 59 M against 75 M), and from |t| < 5 on, less than
+// the probes "> 4" and "> -4" before it too (nodes against |t| < 3:
+// Test_L1_R3's first 10 lines 143 M against 170 M, 44 129 M against 135
+// M, Test_L2_R1 260 against 290 a position, Test_L1_R1 the same; from
+// |t| < 7 on, or at once, a win far off costs Test_L1_R1 1.2x or 6x the
+// nodes). The exact search keeps its
 // null-window probes: the window as its first step near 0 saved 12% of
 // the nodes on 44 (score 1), but cost 25% more on Test_L1_R3's first 6
 // lines (scores 2 to 4: the window proves a win the probes > 2 and > 3
@@ -358,7 +363,7 @@ const etcDepth = 10
 // the same time.
 
 // weakNear: see narrow.
-const weakNear = 3
+const weakNear = 5
 
 // etc is the enhanced transposition cutoff: it looks up every child
 // (opp to move, mask, with a stone added from next; n stones) and returns
