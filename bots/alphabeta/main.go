@@ -153,19 +153,8 @@ type player struct {
 	proven *proven.Player
 }
 
-// budget is the time to spend on this move: the per-move time, or with a
-// game clock a share of what is left, less the reserve every kinrow bot
-// keeps in hand (sdk.Reserve).
-func (p *player) budget(ctx context.Context, pos *engine.Position) time.Time {
-	d, ok := ctx.Deadline()
-	if !ok {
-		return time.Now().Add(time.Second)
-	}
-	return time.Now().Add(sdk.SearchTime(sdk.MoveShare(p.clock, time.Until(d), pos)))
-}
-
 func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(botapi.Progress)) (engine.Move, error) {
-	deadline := p.budget(ctx, pos)
+	deadline := sdk.SearchDeadline(ctx, p.clock, pos)
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	if p.wide != nil {

@@ -98,26 +98,3 @@ func TestSolveThreadsOption(t *testing.T) {
 		}
 	}
 }
-
-// TestBudgetKeepsReserve: a move's search ends before the deadline by the
-// reserve every kinrow bot keeps (sdk.Reserve: 40%, at least 60 ms). It
-// used to end 10 ms before a 100 ms deadline (20 ms before 1 s), and on a
-// loaded machine the bot answered past the referee's grace (a time forfeit
-// in 200 games at 100 ms on 15x15).
-func TestBudgetKeepsReserve(t *testing.T) {
-	r, err := engine.ParseRules("gomoku")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pos := engine.NewPosition(r)
-	for _, moveTime := range []time.Duration{50 * time.Millisecond, 100 * time.Millisecond, time.Second} {
-		ctx, cancel := context.WithTimeout(context.Background(), moveTime)
-		deadline, _ := ctx.Deadline()
-		kept := deadline.Sub((&player{}).budget(ctx, pos))
-		cancel()
-		// 30%: Reserve keeps at least 40% of what is left at the call.
-		if kept < moveTime*3/10 {
-			t.Errorf("move of %v: the search ends %v before the deadline; want at least %v", moveTime, kept, moveTime*3/10)
-		}
-	}
-}

@@ -96,22 +96,12 @@ type player struct {
 	pv    []engine.Move
 }
 
-// budget is the deadline of this move: the move time (or a share of the game
-// clock) less the reserve every kinrow bot keeps in hand (sdk.Reserve).
-func (p *player) budget(ctx context.Context, pos *engine.Position) time.Time {
-	d, ok := ctx.Deadline()
-	if !ok {
-		return time.Now().Add(time.Second)
-	}
-	return time.Now().Add(sdk.SearchTime(sdk.MoveShare(p.clock, time.Until(d), pos)))
-}
-
 func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(botapi.Progress)) (engine.Move, error) {
 	quick := pns.QuickMove(pos, p.buf[:0])
 	if quick.Forced {
 		return quick.Move, nil // win now or the only block
 	}
-	deadline := p.budget(ctx, pos)
+	deadline := sdk.SearchDeadline(ctx, p.clock, pos)
 	if time.Until(deadline) <= 0 {
 		return quick.Move, nil
 	}

@@ -54,26 +54,3 @@ func TestGenMoveKeepsTime(t *testing.T) {
 	}
 	t.Logf("slowest move %v (%v of CPU)", worst, worstCPU)
 }
-
-// TestBudgetKeepsReserve: a move's search ends before the deadline by the
-// reserve every kinrow bot keeps (sdk.Reserve: 40%, at least 60 ms). It
-// used to end max(25 ms, 15%) before it, and on a loaded machine pndb
-// answered past the referee's grace (3 to 8 time forfeits in 200 games at
-// 100 ms on 15x15).
-func TestBudgetKeepsReserve(t *testing.T) {
-	r, err := engine.ParseRules("gomoku")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pos := engine.NewPosition(r)
-	for _, moveTime := range []time.Duration{50 * time.Millisecond, 100 * time.Millisecond, time.Second} {
-		ctx, cancel := context.WithTimeout(context.Background(), moveTime)
-		deadline, _ := ctx.Deadline()
-		kept := deadline.Sub((&player{}).budget(ctx, pos))
-		cancel()
-		// 30%: Reserve keeps at least 40% of what is left at the call.
-		if kept < moveTime*3/10 {
-			t.Errorf("move of %v: the search ends %v before the deadline; want at least %v", moveTime, kept, moveTime*3/10)
-		}
-	}
-}

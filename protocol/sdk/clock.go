@@ -71,6 +71,17 @@ func SearchTime(avail time.Duration) time.Duration {
 	return avail - Reserve(avail)
 }
 
+// SearchDeadline returns when a bot's search of the move at pos must end:
+// MoveShare's part of the time to ctx's deadline, less its Reserve, from
+// now; without a deadline, a second from now.
+func SearchDeadline(ctx context.Context, tc botapi.TimeControl, pos *engine.Position) time.Time {
+	d, ok := ctx.Deadline()
+	if !ok {
+		return time.Now().Add(time.Second)
+	}
+	return time.Now().Add(SearchTime(MoveShare(tc, time.Until(d), pos)))
+}
+
 // WithMoveShare returns ctx bounded by MoveShare's part of the time to its
 // deadline for the move at pos, or ctx as it is (made cancellable) when it
 // has no deadline or the share is all of it. Call cancel once the move is

@@ -125,3 +125,42 @@ func TestReserve(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchDeadline: a search ends before the move's deadline by the
+// reserve (alphabeta used to stop 10 ms before a 100 ms deadline and 20 ms
+// before 1 s, pndb max(25 ms, 15%) before it, and on a loaded machine each
+// lost a game on time now and then); under a game clock, before the end of
+// its share; without a deadline, a second from now.
+func TestSearchDeadline(t *testing.T) {
+	pos := engine.NewPosition(engine.Connect4())
+	ms := time.Millisecond
+	for _, tt := range []struct {
+		name    string
+		tc      botapi.TimeControl
+		move    time.Duration // the context's deadline, from now
+		atMost  time.Duration // the search's end, from now
+		atLeast time.Duration
+	}{
+		{"50 ms a move", botapi.TimeControl{MoveTime: 50 * ms}, 50 * ms, 20 * ms, 0},
+		{"100 ms a move", botapi.TimeControl{MoveTime: 100 * ms}, 100 * ms, 40 * ms, 0},
+		{"1 s a move", botapi.TimeControl{MoveTime: time.Second}, time.Second, 600 * ms, 300 * ms},
+		{"21 s on the clock: 1 s for the first move", botapi.TimeControl{Main: 21 * time.Second}, 21 * time.Second, 600 * ms, 300 * ms},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), tt.move)
+		before := time.Now()
+		end := SearchDeadline(ctx, tt.tc, pos)
+		after := time.Now()
+		cancel()
+		// A slow call only brings the end closer to after (the time left
+		// shrinks, and SearchTime grows with it).
+		if in := end.Sub(after); in > tt.atMost {
+			t.Errorf("%s: the search ends %v after the call; want at most %v", tt.name, in, tt.atMost)
+		}
+		if in := end.Sub(before); in < tt.atLeast {
+			t.Errorf("%s: the search ends %v after the call; want at least %v", tt.name, in, tt.atLeast)
+		}
+	}
+	if in := time.Until(SearchDeadline(context.Background(), botapi.TimeControl{}, pos)); in <= 900*ms || in > time.Second {
+		t.Errorf("no deadline: the search ends in %v; want a second", in)
+	}
+}
