@@ -122,6 +122,9 @@ func (g *geom) scoreAt(n int) int { return g.half - n>>1 }
 // directions that can hold k stones are tested (see the shift bound in
 // winCells).
 func (g *geom) aligned(pos uint64) bool {
+	if g.h7 {
+		return aligned4h7(pos)
+	}
 	k := g.k
 	run := func(d uint) bool {
 		m := pos
@@ -145,6 +148,26 @@ func (g *geom) aligned(pos uint64) bool {
 		return true
 	}
 	return false
+}
+
+// aligned4h7 is aligned for four in a row on 6-row boards of at most 7
+// columns (h = 7), with constant shifts: vertical 1, horizontal 7,
+// diagonals 6 and 8.
+func aligned4h7(pos uint64) bool {
+	m := pos & (pos >> 1)
+	if m&(m>>2) != 0 {
+		return true
+	}
+	m = pos & (pos >> 7)
+	if m&(m>>14) != 0 {
+		return true
+	}
+	m = pos & (pos >> 6)
+	if m&(m>>12) != 0 {
+		return true
+	}
+	m = pos & (pos >> 8)
+	return m&(m>>16) != 0
 }
 
 // winCells returns the empty cells (playable now or later) where a stone of

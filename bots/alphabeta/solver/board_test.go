@@ -179,3 +179,32 @@ func TestClaimEvenBound(t *testing.T) {
 	}
 	t.Logf("claimEven applied to %d positions of small boards and %d of the Connect-4 sets, never to a win", small, applied-small)
 }
+
+// TestAligned4h7 checks the constant-shift four-in-a-row test of 6x7
+// against the general one on random sets of cells.
+func TestAligned4h7(t *testing.T) {
+	g, err := newGeom(6, 7, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	general := *g
+	general.h7 = false
+	rng := rand.New(rand.NewPCG(3, 4))
+	found := 0
+	for i := 0; i < 20000; i++ {
+		pos := rng.Uint64() & rng.Uint64() & g.board
+		if i%2 == 0 {
+			pos &= rng.Uint64()
+		}
+		fast, want := g.aligned(pos), general.aligned(pos)
+		if fast != want {
+			t.Fatalf("aligned(%#x) = %v; the general test says %v", pos, fast, want)
+		}
+		if want {
+			found++
+		}
+	}
+	if found == 0 || found == 20000 {
+		t.Fatalf("%d of 20000 random sets aligned: the test does not tell", found)
+	}
+}
