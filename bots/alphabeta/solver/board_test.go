@@ -117,15 +117,7 @@ func TestMirrorKey(t *testing.T) {
 func TestClaimEvenBound(t *testing.T) {
 	applied := 0
 	for _, rs := range []string{"connectx:4x4x3", "connectx:4x5x4", "connectx:2x6x3", "connectx:5x4x3", "connectx:4x4x4"} {
-		r, err := engine.ParseRules(rs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bf := newBruteForce(r)
-		s, err := New(r.Rows, r.Cols, r.K, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r, bf, s := smallBoard(t, rs)
 		rng := rand.New(rand.NewPCG(7, uint64(len(rs))))
 		for game := 0; game < 40; game++ {
 			p := engine.NewPosition(r)

@@ -83,16 +83,23 @@ func TestAgainstBruteForce(t *testing.T) {
 	}
 }
 
-func checkBruteForce(t *testing.T, rs, split string) {
+// smallBoard returns the rules rs, a brute force for them and a solver of
+// their board with a 1 MiB table.
+func smallBoard(t *testing.T, rs string) (engine.Rules, *bruteForce, *Solver) {
+	t.Helper()
 	r, err := engine.ParseRules(rs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bf := newBruteForce(r)
 	s, err := New(r.Rows, r.Cols, r.K, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r, newBruteForce(r), s
+}
+
+func checkBruteForce(t *testing.T, rs, split string) {
+	r, bf, s := smallBoard(t, rs)
 	switch split {
 	case "half":
 		s.w.nearFrom = r.Cells() / 2
