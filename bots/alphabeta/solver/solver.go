@@ -297,10 +297,13 @@ func clampWeak(v int, weak bool) int {
 // M, Test_L2_R1 260 against 290 a position, Test_L1_R1 the same; from
 // |t| < 7 on, or at once, a win far off costs Test_L1_R1 1.2x or 6x the
 // nodes). The exact search keeps its
-// null-window probes: the window as its first step near 0 saved 12% of
-// the nodes on 44 (score 1), but cost 25% more on Test_L1_R3's first 6
-// lines (scores 2 to 4: the window proves a win the probes > 2 and > 3
-// did not need).
+// null-window probes from exactWindowTo+1 stones on: the window as its
+// first step near 0 cost 9% more nodes on Test_L1_R3's first 10 lines
+// (3 to 9 stones; +38% on 13712, score 3: the window proves a win the
+// probes > 2 and > 3 did not need). With at most exactWindowTo stones,
+// where scores lie near 0 and the probes "> -1" and "> 0" each cost a
+// whole proof, exact starts near 0 with the window too: the empty board
+// 830 M -> 738 M nodes, 44 214 M -> 184 M, 4 549 M -> 539 M.
 func (w *worker) narrow(cur, mask uint64, n int, lo, hi int, weak bool) int {
 	lo0, hi0 := lo, hi
 	for lo < hi {
@@ -313,7 +316,7 @@ func (w *worker) narrow(cur, mask uint64, n int, lo, hi int, weak bool) int {
 		} else if med >= 0 && hi/2 > med {
 			med = hi / 2
 		}
-		if weak && med > -weakNear && med < weakNear && lo < 0 && hi > 0 {
+		if (weak || n <= exactWindowTo) && med > -weakNear && med < weakNear && lo < 0 && hi > 0 {
 			// Near 0, one search of the window (-1, 1) tells the sign.
 			r := w.probe(cur, mask, n, -1, 1)
 			switch {
@@ -362,8 +365,11 @@ const etcDepth = 10
 // whose positions are far from symmetric, it saves 0.8% of the nodes at
 // the same time.
 
-// weakNear: see narrow.
-const weakNear = 5
+// weakNear and exactWindowTo: see narrow.
+const (
+	weakNear      = 5
+	exactWindowTo = 2
+)
 
 // etc is the enhanced transposition cutoff: it looks up every child
 // (opp to move, mask, with a stone added from next; n stones) and returns
