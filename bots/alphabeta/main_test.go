@@ -9,6 +9,7 @@ import (
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/protocol/botapi"
 	"github.com/kinrow/kinrow/protocol/sdk"
+	"github.com/kinrow/kinrow/protocol/sdk/sdktest"
 )
 
 // newGame starts a game of rules with options opts on bot a.
@@ -97,4 +98,11 @@ func TestSolveThreadsOption(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestKeepsReserve: a move of 3 s on 15x15 ends at the search time the
+// shared reserve leaves (sdk.Reserve), not at the deadline less a thin
+// margin, which left a starved process past the referee's grace.
+func TestKeepsReserve(t *testing.T) {
+	sdktest.CheckReserve(t, sdk.Adapt(newAlphabeta(), nil), "gomoku", nil, "h8", "j9")
 }

@@ -37,3 +37,10 @@ func TestPlaysThroughTheSDK(t *testing.T) {
 		})
 	}
 }
+
+// TestKeepsReserve: a move of 3 s on 15x15 ends at the search time the
+// shared reserve leaves (sdk.Reserve), not at the deadline less a thin
+// margin, which left a starved process past the referee's grace.
+func TestKeepsReserve(t *testing.T) {
+	sdktest.CheckReserve(t, sdk.Adapt(bot{}, nil), "gomoku", nil, "h8", "j9")
+}

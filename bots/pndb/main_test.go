@@ -10,6 +10,8 @@ import (
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/internal/testcpu"
 	"github.com/kinrow/kinrow/protocol/botapi"
+	"github.com/kinrow/kinrow/protocol/sdk"
+	"github.com/kinrow/kinrow/protocol/sdk/sdktest"
 )
 
 // TestGenMoveKeepsTime plays pndb against random moves on gomoku at 200 ms
@@ -53,4 +55,11 @@ func TestGenMoveKeepsTime(t *testing.T) {
 		t.Errorf("slowest move %v (%v of CPU), over 300ms for a 200ms move", worst, worstCPU)
 	}
 	t.Logf("slowest move %v (%v of CPU)", worst, worstCPU)
+}
+
+// TestKeepsReserve: a move of 3 s on 15x15 ends at the search time the
+// shared reserve leaves (sdk.Reserve), not at the deadline less a thin
+// margin, which left a starved process past the referee's grace.
+func TestKeepsReserve(t *testing.T) {
+	sdktest.CheckReserve(t, sdk.Adapt(&pndb{}, nil), "gomoku", nil, "h8", "j9")
 }

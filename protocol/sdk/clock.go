@@ -66,7 +66,7 @@ func Reserve(avail time.Duration) time.Duration {
 }
 
 // SearchTime is the part of a move's time avail a bot may search:
-// avail - Reserve(avail), 0 when avail is not positive.
+// avail - Reserve(avail) (avail itself when it is not positive: no time).
 func SearchTime(avail time.Duration) time.Duration {
 	return avail - Reserve(avail)
 }

@@ -427,7 +427,8 @@ func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
 	}
 	idx, tag := t.slot(key)
 	e := t.load(idx)
-	possible := (mask + g.bottom) & g.board
+	tops := (mask + g.bottom) & g.board // the next cell of every open column
+	possible := tops
 	opp := cur ^ mask
 	oppWin := g.winCells(opp, mask)
 	forced := possible & oppWin
@@ -451,7 +452,7 @@ func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
 	}
 	lo := -g.scoreAt(n + 3)
 	hi := g.scoreAt(n + 2)
-	if hi > 0 && g.claimEven(cur, mask, (mask+g.bottom)&g.board) {
+	if hi > 0 && g.claimEven(cur, mask, tops) {
 		hi = 0
 	}
 	if lo >= beta {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/protocol/botapi"
+	"github.com/kinrow/kinrow/protocol/sdk"
 )
 
 // Refusal is a set of options NewGame must refuse, and a text its error
@@ -71,4 +72,37 @@ func PlayMoves(t testing.TB, api botapi.Bot, rules string, options map[string]st
 		}
 	}
 	return pos
+}
+
+// reserveMove is CheckReserve's move time: long enough that the old
+// margins (a bot answering at 80% of it and later) and sdk.Reserve (60%)
+// lie seconds apart from a loaded machine's scheduling delays.
+const reserveMove = 3 * time.Second
+
+// CheckReserve starts a game of rules as x with options and 3 s a move,
+// plays the opening moves given (notation), asks api for a move and fails
+// t when it came later than the search time sdk.SearchTime leaves plus
+// 500 ms: a bot that keeps the reserve every kinrow bot keeps answers at
+// 1.8 s, one that searches to its deadline less a margin at 2.4 s or
+// later. The position must be one the bot searches to its stop (no
+// forced move).
+func CheckReserve(t testing.TB, api botapi.Bot, rules string, options map[string]string, opening ...string) {
+	t.Helper()
+	ctx := context.Background()
+	if err := api.NewGame(ctx, botapi.Game{Rules: rules, Color: "x", Time: botapi.TimeControl{MoveTime: reserveMove}, Options: options}); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range opening {
+		if err := api.Play(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Now()
+	if _, err := api.GenMove(ctx, botapi.GenMoveRequest{Deadline: start.Add(reserveMove), Budget: reserveMove}, nil); err != nil {
+		t.Fatal(err)
+	}
+	limit := sdk.SearchTime(reserveMove) + 500*time.Millisecond
+	if took := time.Since(start); took > limit {
+		t.Errorf("%s: the move took %v of %v; a bot keeping sdk.Reserve answers within %v", rules, took.Round(time.Millisecond), reserveMove, limit)
+	}
 }
