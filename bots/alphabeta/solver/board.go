@@ -29,7 +29,7 @@ type geom struct {
 	colBits          uint64          // the h bits of column 0
 	// evenRows: the cells of the rows whose parity is the number of rows'
 	// (rows 0, 2 and 4 on six rows); oddRows: the other cells. See
-	// claimEven.
+	// parity.go.
 	evenRows, oddRows uint64
 }
 
@@ -97,19 +97,6 @@ func mirror7x7(k uint64) uint64 {
 	const c = 0x7f
 	return (k&c)<<42 | (k>>7&c)<<35 | (k>>14&c)<<28 | k&(c<<21) |
 		(k>>28&c)<<14 | (k>>35&c)<<7 | k>>42&c
-}
-
-// claimEven reports whether the side to move (stones cur, every stone
-// mask, next cells possible) cannot win against the follow-up: when every
-// column that is not full has an even number of empty cells, the opponent
-// can answer every move on top of it in the same column, so the side to
-// move only ever gets the cells of evenRows (its next cells' rows and
-// every second one above) and the opponent those of oddRows. If no k in a
-// row fits in its stones and the empty cells of evenRows, it never makes
-// one, and its score is at most 0 (Allis' claimeven, over the whole
-// board).
-func (g *geom) claimEven(cur, mask, possible uint64) bool {
-	return possible&g.oddRows == 0 && !g.aligned(cur|g.evenRows&^mask)
 }
 
 // scoreAt is the score of the side that wins by playing move n+1 (n stones

@@ -108,27 +108,42 @@ func TestMirrorKey(t *testing.T) {
 	}
 }
 
-// TestClaimEvenBound checks the claimeven bound against scores found
-// without it: every position of random games on small boards where
-// claimEven holds has a brute-force score of at most 0, and so does every
-// such position of the shared Connect-4 sets and their children (the
-// files' exact scores). It also counts the positions where the bound
-// applied, so that it is seen to be tested.
-func TestClaimEvenBound(t *testing.T) {
-	applied := 0
-	for _, rs := range []string{"connectx:4x4x3", "connectx:4x5x4", "connectx:2x6x3", "connectx:5x4x3", "connectx:4x4x4"} {
+// TestParityBounds checks the parity strategies (parity.go) against
+// scores found without them: on every position of random games on small
+// boards (the brute force, rows even and odd) and on every position of the
+// shared Connect-4 sets and their children (the files' exact scores), the
+// bounds parityBounds gives hold the score. It counts each bound where it
+// applied (score <= 0, <= -1, >= 0, >= 1), so that each is seen tested.
+func TestParityBounds(t *testing.T) {
+	var applied [4]int // hi 0, hi -1, lo 0, lo 1
+	check := func(s *Solver, q Position, score int, what string) {
+		t.Helper()
+		g := &s.g
+		opp := q.cur ^ q.mask
+		lo, hi := g.parityBounds(q.cur, opp, q.mask, (q.mask+g.bottom)&g.board, g.winCells(opp, q.mask), true, true)
+		if score < lo || score > hi {
+			t.Fatalf("%s: parityBounds [%d, %d] but the score is %d", what, lo, hi, score)
+		}
+		switch hi {
+		case 0:
+			applied[0]++
+		case -1:
+			applied[1]++
+		}
+		switch lo {
+		case 0:
+			applied[2]++
+		case 1:
+			applied[3]++
+		}
+	}
+	for _, rs := range []string{"connectx:4x4x3", "connectx:4x5x4", "connectx:2x6x3", "connectx:5x4x3", "connectx:4x4x4", "connectx:3x5x3"} {
 		r, bf, s := smallBoard(t, rs)
 		rng := rand.New(rand.NewPCG(7, uint64(len(rs))))
-		for game := 0; game < 40; game++ {
+		for game := 0; game < 60; game++ {
 			p := engine.NewPosition(r)
 			for p.Result() == engine.Open {
-				q := toSolver(t, s, p)
-				if s.g.claimEven(q.cur, q.mask, (q.mask+s.g.bottom)&s.g.board) {
-					applied++
-					if v := bf.score(p); v > 0 {
-						t.Fatalf("%s %s: claimEven holds but the side to move wins (score %d)", rs, r.FormatMoveList(p.Moves(nil)), v)
-					}
-				}
+				check(s, toSolver(t, s, p), bf.score(p), rs+" "+r.FormatMoveList(p.Moves(nil)))
 				legal := p.LegalMoves(nil)
 				p.Play(legal[rng.IntN(len(legal))])
 			}
@@ -139,22 +154,14 @@ func TestClaimEvenBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, set := range []string{"L3_R1", "L2_R1"} {
+	for _, set := range []string{"L3_R1", "L2_R1", "L1_R1"} {
 		for _, f := range sharedSet(t, set, 1000) {
 			p := s.NewPosition()
 			for _, ch := range f[0] {
 				p.Play(int(ch - '1'))
 			}
-			check := func(q Position, score int, what string) {
-				if s.g.claimEven(q.cur, q.mask, (q.mask+s.g.bottom)&s.g.board) {
-					applied++
-					if score > 0 {
-						t.Fatalf("%s %s: claimEven holds but the side to move wins (score %d)", set, what, score)
-					}
-				}
-			}
 			v, _ := strconv.Atoi(f[1])
-			check(p, v, f[0])
+			check(s, p, v, set+" "+f[0])
 			for c := 0; c < 7 && len(f) >= 9; c++ {
 				if f[2+c] == "-" || p.IsWinningMove(c) {
 					continue
@@ -162,14 +169,16 @@ func TestClaimEvenBound(t *testing.T) {
 				sc, _ := strconv.Atoi(f[2+c])
 				q := p
 				q.Play(c)
-				check(q, -sc, fmt.Sprintf("%s+%d", f[0], c+1))
+				check(s, q, -sc, fmt.Sprintf("%s %s+%d", set, f[0], c+1))
 			}
 		}
 	}
-	if small == 0 || applied == small {
-		t.Fatalf("claimEven applied to %d positions of small boards and %d of the sets: too few to test", small, applied-small)
+	for i, name := range []string{"score <= 0", "score <= -1", "score >= 0", "score >= 1"} {
+		if small[i] == 0 {
+			t.Errorf("%s never applied on the small boards: not tested", name)
+		}
+		t.Logf("%s applied to %d positions of small boards and %d of the Connect-4 sets, always holding", name, small[i], applied[i]-small[i])
 	}
-	t.Logf("claimEven applied to %d positions of small boards and %d of the Connect-4 sets, never to a win", small, applied-small)
 }
 
 // TestAligned4h7 checks the constant-shift four-in-a-row test of 6x7

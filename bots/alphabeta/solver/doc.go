@@ -18,7 +18,9 @@
 // possible scores each time, starting near 0 where most scores lie. Each
 // node first answers the opponent's immediate threats (two or more forced
 // blocks lose at once), never plays under a cell where the opponent would
-// win, bounds the score by the number of moves left, and consults a
+// win, bounds the score by the number of moves left and its sign by the
+// parity strategies (Allis' claimeven and the first player's odd threat,
+// generalised to odd columns taken in pairs: see parity.go), and consults a
 // transposition table that holds a lower and an upper bound per position
 // (see table.go: entries are keyed so that no collision can return a bound
 // of another position). There are two tables: a small one, which stays in
@@ -26,10 +28,11 @@
 // a large one, grown as searches need it, for the few nearer the root,
 // whose entries save whole subtrees. A node with more than 10 empty cells
 // first looks up its children and stops at once when one of them proves a
-// cutoff (enhanced transposition cutoff). Children are searched with the
-// table's move first and the others ordered by the winning cells they
-// create, centre columns first on ties, with principal-variation
-// (null-window) re-searches.
+// cutoff (enhanced transposition cutoff); with a window near 0, every node
+// first checks its children's parity bounds the same way. Children are
+// searched with the table's move first and the others ordered by the
+// winning cells they create, centre columns first on ties, with
+// principal-variation (null-window) re-searches.
 //
 // Weak solving runs the same probes and stops once the sign is known;
 // near 0, one search of the window (-1, 1) gives the sign.

@@ -48,8 +48,8 @@ func TestOpenings(t *testing.T) {
 		if v, err := strconv.Atoi(os.Getenv("KINROW_SYM")); err == nil { // experiment
 			s.w.symTo = v
 		}
-		if v, err := strconv.Atoi(os.Getenv("KINROW_NEARMIB")); err == nil { // experiment
-			s.w.near.reset(s.g.h*s.g.cols, slotBits(s.g.h*s.g.cols, v))
+		if v, err := strconv.Atoi(os.Getenv("KINROW_ETC")); err == nil { // experiment
+			s.w.etcFrom = s.g.cells - v
 		}
 		p := s.NewPosition()
 		if _, err := s.PlaySequence(&p, seq); err != nil {
@@ -61,6 +61,9 @@ func TestOpenings(t *testing.T) {
 				continue
 			}
 			s.Reset()
+			if v, err := strconv.Atoi(os.Getenv("KINROW_NEARMIB")); err == nil { // experiment
+				s.w.near.reset(s.g.h*s.g.cols, slotBits(s.g.h*s.g.cols, v))
+			}
 			start := time.Now()
 			cpu0 := testcpu.Self(t)
 			v, err := s.Solve(context.Background(), p, weak)
