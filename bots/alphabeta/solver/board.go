@@ -24,6 +24,7 @@ type geom struct {
 	sh               [3]uint
 	colMask          [maxCols]uint64
 	top              [maxCols]uint64 // top cell of each column
+	colOf            [64]uint8       // the column of each bit
 	order            [maxCols]uint8  // columns, centre first
 	leftHalf         uint64          // the cells of the columns left of the centre, and the centre's
 	colBits          uint64          // the h bits of column 0
@@ -54,6 +55,9 @@ func newGeom(rows, cols, k int) (*geom, error) {
 	// Centre first, then alternately left and right of it.
 	for i := 0; i < cols; i++ {
 		g.order[i] = uint8(cols/2 + (1-2*(i%2))*(i+1)/2)
+	}
+	for i := range g.colOf {
+		g.colOf[i] = uint8(min(i/g.h, maxCols-1))
 	}
 	for c := 0; c < cols; c++ {
 		g.top[c] = 1 << uint(c*g.h+rows-1)

@@ -115,20 +115,22 @@ func TestMirrorKey(t *testing.T) {
 // bounds parityBounds gives hold the score. It counts each bound where it
 // applied (score <= 0, <= -1, >= 0, >= 1), so that each is seen tested.
 func TestParityBounds(t *testing.T) {
-	var applied [4]int // hi 0, hi -1, lo 0, lo 1
+	var applied [5]int // hi 0, hi -1, lo 0, lo 1, hi below -1 (a loss by a time)
 	check := func(s *Solver, q Position, score int, what string) {
 		t.Helper()
 		g := &s.g
 		opp := q.cur ^ q.mask
-		lo, hi := g.parityBounds(q.cur, opp, q.mask, (q.mask+g.bottom)&g.board, g.winCells(opp, q.mask), true, true)
+		lo, hi := g.parityBounds(q.cur, opp, q.mask, (q.mask+g.bottom)&g.board, g.winCells(opp, q.mask), 0, 0)
 		if score < lo || score > hi {
 			t.Fatalf("%s: parityBounds [%d, %d] but the score is %d", what, lo, hi, score)
 		}
-		switch hi {
-		case 0:
+		switch {
+		case hi == 0:
 			applied[0]++
-		case -1:
+		case hi == -1:
 			applied[1]++
+		case hi < -1:
+			applied[4]++
 		}
 		switch lo {
 		case 0:
@@ -173,7 +175,7 @@ func TestParityBounds(t *testing.T) {
 			}
 		}
 	}
-	for i, name := range []string{"score <= 0", "score <= -1", "score >= 0", "score >= 1"} {
+	for i, name := range []string{"score <= 0", "score <= -1", "score >= 0", "score >= 1", "score < -1"} {
 		if small[i] == 0 {
 			t.Errorf("%s never applied on the small boards: not tested", name)
 		}

@@ -69,8 +69,9 @@ const (
 // and oppWin the empty cells where opp would complete k in a row. lo is 0
 // or 1 (score >= lo) or noLo; hi is 0 or -1 (score <= hi) or noHi. Only
 // the bounds asked for (wantLo, wantHi) are computed.
-func (g *geom) parityBounds(cur, opp, mask, tops, oppWin uint64, wantLo, wantHi bool) (lo, hi int) {
+func (g *geom) parityBounds(cur, opp, mask, tops, oppWin uint64, alpha, beta int) (lo, hi int) {
 	lo, hi = noLo, noHi
+	wantLo, wantHi := beta <= 1, alpha >= -1
 	x := tops & g.oddRows
 	even := g.evenRows &^ mask
 	odd := g.oddRows &^ mask
@@ -83,22 +84,33 @@ func (g *geom) parityBounds(cur, opp, mask, tops, oppWin uint64, wantLo, wantHi 
 		}
 		return lo, hi
 	}
-	if wantHi {
+	{
 		for c := x; c != 0; c &= c - 1 {
-			col := g.colMask[bits.TrailingZeros64(c)/g.h]
+			col := g.colMask[g.colOf[bits.TrailingZeros64(c)]&(maxCols-1)]
 			ts := oppWin & col & g.evenRows
 			if ts == 0 {
 				continue
 			}
 			t := ts & -ts
-			if !g.aligned(cur | (even|x)&^col | odd&col&(t-1)) {
-				hi = -1
-				break
+			below := col &^ mask & (t - 1)
+			if !g.aligned(cur | (even|x)&^col | odd&below) {
+				// F plays t at the latest once every other cell
+				// outside c and below t is filled.
+				late := bits.OnesCount64(mask | g.board&^col | below)
+				hi = min(hi, -g.scoreAt(late))
 			}
 		}
 	}
 	if !wantLo || g.aligned(opp|even) {
 		return lo, hi // F wins against every first move x
+	}
+	if x&(x-1) == 0 {
+		// One odd column: S plays x, and no pair is left.
+		lo = 0
+		if g.aligned(cur | odd) {
+			lo = 1
+		}
+		return lo, hi
 	}
 	// sure: F cannot win whichever x S plays first.
 	sure := !g.aligned(opp | even | x)
