@@ -66,51 +66,68 @@ const (
 // parityBounds returns the bounds the parity strategies prove for the
 // position where the side to move has the stones cur (opp for the other
 // side, every stone in mask), tops holds the next cell of every open column
-// and oppWin the empty cells where opp would complete k in a row. lo is 0
-// or 1 (score >= lo) or noLo; hi is 0 or -1 (score <= hi) or noHi. Only
-// the bounds asked for (wantLo, wantHi) are computed.
+// and oppWin the empty cells where opp would complete k in a row, within
+// the window (alpha, beta): lo is 0 or 1 (score >= lo) or noLo; hi is 0,
+// -1 or lower (score <= hi) or noHi. The bounds that cannot cut the
+// window are not computed (see parityHi and parityLo).
 func (g *geom) parityBounds(cur, opp, mask, tops, oppWin uint64, alpha, beta int) (lo, hi int) {
-	lo, hi = noLo, noHi
-	wantLo, wantHi := beta <= 1, alpha >= -1
+	return g.parityLo(cur, opp, mask, tops, beta), g.parityHi(cur, opp, mask, tops, oppWin, alpha)
+}
+
+// parityHi is parityBounds' upper bound: cases 1 and 3, case 1 only when
+// alpha >= -1 (its bounds, 0 and -1, cannot cut below). With alpha >= -1
+// it depends on the position alone.
+func (g *geom) parityHi(cur, opp, mask, tops, oppWin uint64, alpha int) int {
+	hi := noHi
 	x := tops & g.oddRows
 	even := g.evenRows &^ mask
 	odd := g.oddRows &^ mask
 	if bits.OnesCount64(x)&1 == 0 {
-		if wantHi && !g.aligned(cur|even|x) {
+		if alpha >= -1 && !g.aligned(cur|even|x) {
 			hi = 0
 			if g.aligned(opp | odd&^x) {
 				hi = -1
 			}
 		}
-		return lo, hi
+		return hi
 	}
-	{
-		for c := x; c != 0; c &= c - 1 {
-			col := g.colMask[g.colOf[bits.TrailingZeros64(c)]&(maxCols-1)]
-			ts := oppWin & col & g.evenRows
-			if ts == 0 {
-				continue
-			}
-			t := ts & -ts
-			below := col &^ mask & (t - 1)
-			if !g.aligned(cur | (even|x)&^col | odd&below) {
-				// F plays t at the latest once every other cell
-				// outside c and below t is filled.
-				late := bits.OnesCount64(mask | g.board&^col | below)
-				hi = min(hi, -g.scoreAt(late))
-			}
+	for c := x; c != 0; c &= c - 1 {
+		col := g.colMask[g.colOf[bits.TrailingZeros64(c)]&(maxCols-1)]
+		ts := oppWin & col & g.evenRows
+		if ts == 0 {
+			continue
+		}
+		t := ts & -ts
+		below := col &^ mask & (t - 1)
+		if !g.aligned(cur | (even|x)&^col | odd&below) {
+			// F plays t at the latest once every other cell
+			// outside c and below t is filled.
+			late := bits.OnesCount64(mask | g.board&^col | below)
+			hi = min(hi, -g.scoreAt(late))
 		}
 	}
-	if !wantLo || g.aligned(opp|even) {
-		return lo, hi // F wins against every first move x
+	return hi
+}
+
+// parityLo is parityBounds' lower bound: case 2, only when beta <= 1.
+func (g *geom) parityLo(cur, opp, mask, tops uint64, beta int) int {
+	x := tops & g.oddRows
+	if beta > 1 || bits.OnesCount64(x)&1 == 0 {
+		return noLo
 	}
+	even := g.evenRows &^ mask
+	odd := g.oddRows &^ mask
+	if g.aligned(opp | even) {
+		return noLo // F wins against every first move x
+	}
+	lo := noLo
 	if x&(x-1) == 0 {
 		// One odd column: S plays x, and no pair is left.
 		lo = 0
 		if g.aligned(cur | odd) {
 			lo = 1
 		}
-		return lo, hi
+		return lo
 	}
 	// sure: F cannot win whichever x S plays first.
 	sure := !g.aligned(opp | even | x)
@@ -123,5 +140,5 @@ func (g *geom) parityBounds(cur, opp, mask, tops, oppWin uint64, alpha, beta int
 			}
 		}
 	}
-	return lo, hi
+	return lo
 }

@@ -404,6 +404,24 @@ func (w *worker) etc(opp, mask, next uint64, n, b int) (int, int) {
 // with n stones, whose side to move has no winning move: v <= alpha means
 // score <= v, v >= beta means score >= v, otherwise v is the score.
 func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
+	return w.node(cur, mask, n, alpha, beta, child{oppWin: w.g.winCells(cur^mask, mask), hi: parityUnknown})
+}
+
+// child is what a parent computed about a child while ordering its moves:
+// the empty cells where the side not to move would complete k in a row,
+// and the child's parityHi when it was computed with alpha >= -1 (which
+// makes it the position's alone), else parityUnknown.
+type child struct {
+	oppWin uint64
+	hi     int
+}
+
+// parityUnknown: the parent did not compute the child's parityHi.
+const parityUnknown = math.MinInt32
+
+// node is negamax given what its parent knows of it (see child).
+func (w *worker) node(cur, mask uint64, n, alpha, beta int, kid child) int {
+	oppWin := kid.oppWin
 	w.nodes++
 	if w.nodes&pollMask == 0 {
 		w.poll()
@@ -430,7 +448,6 @@ func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
 	tops := (mask + g.bottom) & g.board // the next cell of every open column
 	possible := tops
 	opp := cur ^ mask
-	oppWin := g.winCells(opp, mask)
 	forced := possible & oppWin
 	if forced != 0 {
 		if forced&(forced-1) != 0 {
@@ -478,8 +495,11 @@ func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
 	}
 	// The parity strategies (parity.go) bound the score, after the table
 	// (whose cutoffs spare computing them).
-	plo, phi := g.parityBounds(cur, opp, mask, tops, oppWin, alpha, beta)
-	lo, hi = max(lo, plo), min(hi, phi)
+	phi := kid.hi
+	if phi == parityUnknown {
+		phi = g.parityHi(cur, opp, mask, tops, oppWin, alpha)
+	}
+	lo, hi = max(lo, g.parityLo(cur, opp, mask, tops, beta)), min(hi, phi)
 	if lo >= beta || lo >= hi {
 		return lo
 	}
@@ -502,11 +522,13 @@ func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
 	// Order: table move first, then by the number of winning cells the
 	// move creates, ties centre first.
 	var cols, keys [maxCols]uint8
+	var kids [maxCols]child // by column
 	cnt := 0
 	if next&(next-1) == 0 {
 		for c := 0; c < g.cols; c++ {
 			if next&g.colMask[c] != 0 {
 				cols[0] = uint8(c)
+				kids[c&(maxCols-1)] = child{oppWin: g.winCells(cur|next, mask|next), hi: parityUnknown}
 				break
 			}
 		}
@@ -526,13 +548,18 @@ func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
 			}
 			wc := g.winCells(cur|mv, mask|mv)
 			cm := mask | mv
-			if _, phi := g.parityBounds(opp, cur|mv, cm, (cm+g.bottom)&g.board, wc, -b, noHi); -phi >= b {
+			phi := g.parityHi(opp, cur|mv, cm, (cm+g.bottom)&g.board, wc, -b)
+			if -phi >= b {
 				if flip {
 					c = uint8(g.cols - 1 - int(c))
 				}
 				t.store(idx, packEntry(tag, int(c), -phi, hi), far)
 				return -phi
 			}
+			if b > 1 {
+				phi = parityUnknown // case 1 was not computed
+			}
+			kids[c&(maxCols-1)] = child{oppWin: wc, hi: phi}
 			sc := uint8(255)
 			if int(c) != ttCol {
 				sc = uint8(bits.OnesCount64(wc))
@@ -551,7 +578,7 @@ func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
 
 	var best, bestCol int
 	if far && w.shared {
-		best, bestCol = w.sharedMoves(cur, mask, next, n, a, b, cols, cnt)
+		best, bestCol = w.sharedMoves(cur, mask, next, n, a, b, cols, cnt, &kids)
 	} else {
 		best, bestCol = math.MinInt, -1
 		for i := 0; i < cnt; i++ {
@@ -559,11 +586,11 @@ func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
 			mv := next & g.colMask[c&(maxCols-1)]
 			var v int
 			if i == 0 || b == a+1 {
-				v = -w.negamax(opp, mask|mv, n+1, -b, -a)
+				v = -w.node(opp, mask|mv, n+1, -b, -a, kids[c&(maxCols-1)])
 			} else {
-				v = -w.negamax(opp, mask|mv, n+1, -a-1, -a)
+				v = -w.node(opp, mask|mv, n+1, -a-1, -a, kids[c&(maxCols-1)])
 				if v > a && v < b {
-					v = -w.negamax(opp, mask|mv, n+1, -b, -a)
+					v = -w.node(opp, mask|mv, n+1, -b, -a, kids[c&(maxCols-1)])
 				}
 			}
 			if v > best {
@@ -600,7 +627,7 @@ func (w *worker) negamax(cur, mask uint64, n, alpha, beta int) int {
 // it, and the moves after the first that another worker is searching wait
 // until the others are done (see busy.go). It returns the best value and
 // its column.
-func (w *worker) sharedMoves(cur, mask, next uint64, n, a, b int, cols [maxCols]uint8, cnt int) (best, bestCol int) {
+func (w *worker) sharedMoves(cur, mask, next uint64, n, a, b int, cols [maxCols]uint8, cnt int, kids *[maxCols]child) (best, bestCol int) {
 	g := w.g
 	opp := cur ^ mask
 	best, bestCol = math.MinInt, -1
@@ -619,11 +646,11 @@ func (w *worker) sharedMoves(cur, mask, next uint64, n, a, b int, cols [maxCols]
 			}
 			var v int
 			if (i == 0 && pass == 0) || b == a+1 {
-				v = -w.negamax(opp, mask|mv, n+1, -b, -a)
+				v = -w.node(opp, mask|mv, n+1, -b, -a, kids[c&(maxCols-1)])
 			} else {
-				v = -w.negamax(opp, mask|mv, n+1, -a-1, -a)
+				v = -w.node(opp, mask|mv, n+1, -a-1, -a, kids[c&(maxCols-1)])
 				if v > a && v < b {
-					v = -w.negamax(opp, mask|mv, n+1, -b, -a)
+					v = -w.node(opp, mask|mv, n+1, -b, -a, kids[c&(maxCols-1)])
 				}
 			}
 			if v > best {
