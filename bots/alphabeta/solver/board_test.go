@@ -113,7 +113,8 @@ func TestMirrorKey(t *testing.T) {
 // boards (the brute force, rows even and odd) and on every position of the
 // shared Connect-4 sets and their children (the files' exact scores), the
 // bounds parityBounds gives hold the score. It counts each bound where it
-// applied (score <= 0, <= -1, >= 0, >= 1), so that each is seen tested.
+// applied (score <= 0, <= -1, >= 0, >= 1, and below -1, the first
+// player's odd threat with its latest move), so that each is seen tested.
 func TestParityBounds(t *testing.T) {
 	var applied [5]int // hi 0, hi -1, lo 0, lo 1, hi below -1 (a loss by a time)
 	check := func(s *Solver, q Position, score int, what string) {

@@ -28,8 +28,8 @@
 // a large one, grown as searches need it, for the few nearer the root,
 // whose entries save whole subtrees. A node with more than 10 empty cells
 // first looks up its children and stops at once when one of them proves a
-// cutoff (enhanced transposition cutoff); with a window near 0, every node
-// first checks its children's parity bounds the same way. Children are
+// cutoff (enhanced transposition cutoff); every node first checks its
+// children's parity bounds the same way. Children are
 // searched with the table's move first and the others ordered by the
 // winning cells they create, centre columns first on ties, with
 // principal-variation (null-window) re-searches.

@@ -3,6 +3,7 @@ package solver
 import (
 	"cmp"
 	"context"
+	"math/bits"
 	"os"
 	"strconv"
 	"strings"
@@ -17,7 +18,13 @@ import (
 // and weak, each from a cleared table, logging score, nodes and time: the
 // measurement behind docs/PERFORMANCE.md's empty-board figures. With
 // KINROW_LONG=1 and no KINROW_SOLVE it solves the empty board. It checks
-// that weak agrees with the sign of the exact score.
+// that weak agrees with the sign of the exact score. KINROW_TT (MiB) and
+// KINROW_THREADS set the solver; the experiments of docs/PERFORMANCE.md
+// move its constants: KINROW_NEAR (empty cells from which positions go to
+// the small table), KINROW_SYM (stones below which mirror images are
+// folded), KINROW_ETC (empty cells above which a node looks up its
+// children) and KINROW_NEARKIB (the small table's size in KiB, a power of
+// two).
 func TestOpenings(t *testing.T) {
 	list := os.Getenv("KINROW_SOLVE")
 	if list == "" {
@@ -61,8 +68,8 @@ func TestOpenings(t *testing.T) {
 				continue
 			}
 			s.Reset()
-			if v, err := strconv.Atoi(os.Getenv("KINROW_NEARMIB")); err == nil { // experiment
-				s.w.near.reset(s.g.h*s.g.cols, slotBits(s.g.h*s.g.cols, v))
+			if v, err := strconv.Atoi(os.Getenv("KINROW_NEARKIB")); err == nil && v > 0 { // experiment
+				s.w.near.reset(s.g.h*s.g.cols, bits.Len(uint(v)*1024/8)-1)
 			}
 			start := time.Now()
 			cpu0 := testcpu.Self(t)
