@@ -11,6 +11,7 @@ import (
 
 	"github.com/kinrow/kinrow/bots/alphabeta/book"
 	"github.com/kinrow/kinrow/bots/alphabeta/proven"
+	"github.com/kinrow/kinrow/bots/alphabeta/quick"
 	"github.com/kinrow/kinrow/bots/alphabeta/search"
 	"github.com/kinrow/kinrow/bots/alphabeta/solver"
 	"github.com/kinrow/kinrow/bots/alphabeta/wide"
@@ -124,27 +125,36 @@ func newPlayer(key gameKey) (*player, error) {
 		w.SetBranching(key.branching)
 		return &player{wide: w}, nil
 	}
+	if r := key.rules; r.Gravity() && r.Line == engine.Freestyle && (r.Rows+1)*r.Cols <= 64 {
+		exact, err := solver.New(r.Rows, r.Cols, r.K, key.tt)
+		if err != nil {
+			return nil, err
+		}
+		return &player{exact: exact, quick: quick.New(r.Rows, r.Cols, r.K, min(key.tt, quickMiB))}, nil
+	}
 	s, err := search.New(key.rules, search.Options{TTMiB: key.tt, MaxBranch: key.branching})
 	if err != nil {
 		return nil, err
 	}
-	pl := &player{s: s}
-	if r := key.rules; r.Gravity() && r.Line == engine.Freestyle && (r.Rows+1)*r.Cols <= 64 {
-		if pl.exact, err = solver.New(r.Rows, r.Cols, r.K, key.tt); err != nil {
-			return nil, err
-		}
-	}
-	return pl, nil
+	return &player{s: s}, nil
 }
 
+// quickMiB bounds the heuristic search's table: it is touched in full when
+// made (about 15 ms for 16 MiB), and a move of a second fills a few
+// million nodes at most.
+const quickMiB = 16
+
 // player answers each move with an iterative-deepening search; on
-// Connect-X boards that fit a 64-bit bitboard it first tries to solve the
-// position exactly within part of the time; larger Connect-X boards (up to
-// 64 rows) are searched on package wide's multi-word bitboard instead.
+// Connect-X boards that fit a 64-bit bitboard it plays its book's move or
+// solves the position exactly within part of the time, and else searches
+// the solver's bitboard heuristically (package quick); larger Connect-X
+// boards (up to 64 rows) are searched on package wide's multi-word
+// bitboard; every other game on the engine's board (package search).
 type player struct {
-	s     *search.Searcher
-	exact *solver.Solver // nil when the board does not fit
-	wide  *wide.Searcher // set (and s nil) for Connect-X boards past 64 bits
+	s     *search.Searcher // nil when exact or wide is set
+	exact *solver.Solver   // nil when the board does not fit
+	quick *quick.Searcher  // set with exact
+	wide  *wide.Searcher   // set for Connect-X boards past 64 bits
 	clock botapi.TimeControl
 	// With exact: the opening book (nil for none), the solve-time
 	// estimate every game shares, and this game's proven play.
@@ -175,13 +185,17 @@ func (p *player) GenMove(ctx context.Context, pos *engine.Position, report func(
 		}
 		sctx, cancel := context.WithDeadline(ctx, time.Now().Add(share))
 		defer cancel()
-		m, _, err := p.s.BestMove(sctx, pos, func(r search.Report) {
-			report(botapi.Progress{Depth: r.Depth, Score: int(r.Score), BestMove: pos.Rules().FormatMove(r.Best), Nodes: int64(r.Nodes)})
+		q := p.exact.NewPosition()
+		for _, c := range cols {
+			q.Play(c)
+		}
+		col, _, err := p.quick.BestMove(sctx, q, func(r quick.Report) {
+			report(botapi.Progress{Depth: r.Depth, Score: r.Score(q), BestMove: pos.Rules().FormatMove(engine.Move(r.Col)), Nodes: int64(r.Nodes)})
 		})
 		if err != nil {
-			return m, err
+			return engine.NoMove, fmt.Errorf("alphabeta: %w", err)
 		}
-		return engine.Move(p.proven.Keep(ctx, cols, int(m), deadline)), nil
+		return engine.Move(p.proven.Keep(ctx, cols, col, deadline)), nil
 	}
 	m, _, err := p.s.BestMove(ctx, pos, func(r search.Report) {
 		report(botapi.Progress{Depth: r.Depth, Score: int(r.Score), BestMove: pos.Rules().FormatMove(r.Best), Nodes: int64(r.Nodes)})

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,7 +52,7 @@ func TestGamesReuseSearchers(t *testing.T) {
 	for i, tc := range tests {
 		p := newGame(t, a, tc.rules, tc.opts)
 		if prev != nil {
-			same := p.s == prev.s && p.exact == prev.exact && p.wide == prev.wide
+			same := p.s == prev.s && p.exact == prev.exact && p.quick == prev.quick && p.wide == prev.wide
 			if same != tc.reuse {
 				t.Errorf("game %d (%s %v): searchers reused %v, want %v", i, tc.rules, tc.opts, same, tc.reuse)
 			}
@@ -105,4 +106,42 @@ func TestSolveThreadsOption(t *testing.T) {
 // margin, which left a starved process past the referee's grace.
 func TestKeepsReserve(t *testing.T) {
 	sdktest.CheckReserve(t, sdk.Adapt(newAlphabeta(), nil), "gomoku", nil, "h8", "j9")
+}
+
+// TestStarvedMoveSeesTactics: a move whose time is gone before the bot
+// starts (a loaded machine: at 50 ms a move the search once got a few
+// milliseconds of CPU, reached depth 1 and threw a won game away against
+// random) still searches a few plies: on Connect-4 the quick search
+// finishes its first minDepth iterations whatever the clock says, so the
+// move never lets the opponent make two threats at once.
+func TestStarvedMoveSeesTactics(t *testing.T) {
+	a := newAlphabeta()
+	for _, tc := range []struct {
+		moves string // 1-based columns
+		ok    string // the moves that do not lose
+	}{
+		// Random openings (seeded) where the engine-board search, stopped
+		// after depth 1, plays a move that lets the opponent win with its
+		// second stone: 2, 2, 4 and 3 below.
+		{"41521", "367"},
+		{"326731131", "145"},
+		{"4647117652736", "7"},
+		{"26275354626", "4"},
+	} {
+		p := newGame(t, a, "connect4", map[string]string{"book": "none", "tt": "4"})
+		pos := engine.NewPosition(engine.Connect4())
+		for _, ch := range tc.moves {
+			pos.Play(engine.Move(ch - '1'))
+		}
+		ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Millisecond))
+		var last botapi.Progress
+		m, err := p.GenMove(ctx, pos, func(pr botapi.Progress) { last = pr })
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.moves, err)
+		}
+		if got := pos.Rules().FormatMove(m); !strings.Contains(tc.ok, got) {
+			t.Errorf("after %s the starved bot played %s (depth %d), a loss; the moves that do not lose: %s", tc.moves, got, last.Depth, tc.ok)
+		}
+	}
 }

@@ -288,6 +288,30 @@ func (p *Position) IsWinningMove(col int) bool {
 	return g.winCells(p.cur, p.mask)&(p.mask+g.bottom)&g.colMask[col] != 0
 }
 
+// Bits returns the position's bitboards: the stones of the side to move
+// and every stone. Column c holds bits c*(Rows()+1) .. c*(Rows()+1)+Rows()-1,
+// bottom first; the bit above each column is always empty.
+func (p Position) Bits() (cur, mask uint64) { return p.cur, p.mask }
+
+// Key returns a number that identifies the position among those of its
+// board (cur + mask: the stones of the side to move, plus one bit above
+// each column's top stone).
+func (p Position) Key() uint64 { return p.cur + p.mask }
+
+// Playable returns the next cell of every column that is not full.
+func (p Position) Playable() uint64 { return (p.mask + p.g.bottom) & p.g.board }
+
+// WinCells returns the empty cells (playable now or later) where a stone
+// of the side to move (own) or of the other side (opp) would complete k in
+// a row.
+func (p Position) WinCells() (own, opp uint64) {
+	return p.g.winCells(p.cur, p.mask), p.g.winCells(p.cur^p.mask, p.mask)
+}
+
+// ColumnMask returns the cells of column col (0-based, as Bits lays them
+// out).
+func (p Position) ColumnMask(col int) uint64 { return p.g.colMask[col] }
+
 // Moves returns the number of stones on the board.
 func (p Position) Moves() int { return p.moves }
 
