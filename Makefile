@@ -81,8 +81,8 @@ java-course:
 # what it holds without solving (BOOK_KNOWN, so a deeper book costs only
 # its new plies; BOOK_KNOWN= rebuilds from nothing). Its size and build
 # time: docs/PERFORMANCE.md, "The opening book".
-BOOK_PLIES   ?= 10
-BOOK_O_PLIES ?= 7
+BOOK_PLIES   ?= 12
+BOOK_O_PLIES ?= 11
 BOOK_JOBS    ?= 2
 BOOK_FILE    := bots/alphabeta/book/books/connectx-6x7x4.book
 BOOK_KNOWN   ?= $(BOOK_FILE)

@@ -90,12 +90,12 @@ func TestBotsNeverForfeit(t *testing.T) {
 //
 // alphabeta gets 200 ms a move (120 ms of search after its reserve): at
 // 50 ms, with four busy loops on two cores, a move of its second player
-// at 9-13 stones (past its book, 30 and more empty cells, tens of
-// milliseconds of CPU to solve) sometimes got a few milliseconds, could
-// not keep the win its book had proven, and lost to random: 2 games of
-// 2,000 (the engine-board search, depth 1), 1 of 2,000 with the quick
-// search; at 200 ms none of 2,000 under the same load (docs/PERFORMANCE.md,
-// *The quick search*).
+// just past its book (about 30 empty cells, tens of milliseconds of CPU
+// to solve) sometimes got a few milliseconds, could not keep the win its
+// book had proven, and lost to random: 2 games of 2,000 (the engine-board
+// search, depth 1), 1 of 2,000 with the quick search, 1 of 6,000 with the
+// book deepened to 11 stones; at 200 ms none of 2,000 under the same load
+// (docs/PERFORMANCE.md, *The quick search*).
 func TestBeatsRandom(t *testing.T) {
 	if testing.Short() {
 		t.Skip("30 games")
