@@ -4,13 +4,33 @@ import (
 	"time"
 )
 
+// settleCap bounds Settle's wait in wall time, in multiples of its CPU
+// wait: a bot given less than a quarter of a core is not waited for to the
+// end of its CPU wait.
+const settleCap = 4
+
 // Settle waits until every thread of the bot's leader process sleeps (two
 // looks a millisecond apart, where the platform can tell: /proc on Linux;
-// elsewhere it returns at once), at most d.
+// elsewhere it returns at once), at most d of the bot's own CPU time where
+// it is measured (CPU: a loaded machine that gives the bot a third of a
+// core does not cut its wait to a third; a Rapfi-like engine busy for 10
+// ms after its move got 25 ms of wall time, too little under load, and
+// took the next command for junk) and settleCap*d of wall time; at most d
+// of wall time where its CPU time is not measured.
 func (p *Process) Settle(d time.Duration) {
-	deadline := time.Now().Add(d)
+	start := time.Now()
+	cpu0, byCPU := p.CPU()
+	end := start.Add(d)
+	if byCPU {
+		end = start.Add(settleCap * d)
+	}
 	var c idleChecker
-	for calm := 0; calm < 2 && time.Now().Before(deadline); {
+	for calm := 0; calm < 2 && time.Now().Before(end); {
+		if byCPU {
+			if cpu, ok := p.CPU(); ok && cpu-cpu0 >= d {
+				return
+			}
+		}
 		if c.idle(p.pid) {
 			calm++
 		} else {

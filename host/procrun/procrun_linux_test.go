@@ -6,8 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -329,5 +332,65 @@ func TestSuspendIdle(t *testing.T) {
 				t.Errorf("the busy loop used %d ticks of CPU while suspended", after-before)
 			}
 		})
+	}
+}
+
+// TestSettleCountsBotCPU: Settle's wait is the bot's own CPU time, up to
+// settleCap times it in wall time. A busy bot at nice 19 beside a busy
+// loop on every core gets a sliver of CPU: the wait ends only once it has
+// used d of CPU or at the wall-time cap, not after d of wall time (before,
+// a Rapfi-like engine still busy with its last move under load was sent
+// the next command too early and took it for junk).
+func TestSettleCountsBotCPU(t *testing.T) {
+	h := sharedHierarchy()
+	if h.v2 == "" {
+		t.Skipf("no cgroup (the bot's CPU time is not measured): %s", h.reason)
+	}
+	nice, err := exec.LookPath("nice")
+	if err != nil {
+		t.Skip("no nice to lower the bot's priority")
+	}
+	self, _ := os.Executable()
+	cmd := exec.Command(nice, "-n", "19", self)
+	cmd.Env = append(os.Environ(), "PROCRUN_HELPER=busy")
+	p, err := Start(context.Background(), cmd, Config{Name: "busy", Sandbox: Sandbox{Mode: SandboxOff}}) // the test binary, as the child, is outside any box
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Kill()
+	for end := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if d, ok := p.CPU(); ok && d > 0 {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("the busy bot used no CPU in 20 s")
+		}
+	}
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	for range runtime.NumCPU() + 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !stop.Load() {
+			}
+		}()
+	}
+	time.Sleep(50 * time.Millisecond) // the scheduler sees the load
+	const d = 20 * time.Millisecond
+	cpu0, _ := p.CPU()
+	start := time.Now()
+	p.Settle(d)
+	wall := time.Since(start)
+	cpu1, _ := p.CPU()
+	stop.Store(true)
+	wg.Wait()
+	used := cpu1 - cpu0
+	t.Logf("Settle(%v): %v of wall time, the bot used %v of CPU", d, wall, used)
+	if used < d && wall < settleCap*d {
+		t.Errorf("Settle(%v) returned after %v of wall time with the busy bot at %v of CPU: want %v of its CPU or %v of wall time", d, wall, used, d, settleCap*d)
+	}
+	if wall > settleCap*d+2*time.Second {
+		t.Errorf("Settle(%v) took %v: the wall-time cap is %v", d, wall, settleCap*d)
 	}
 }
