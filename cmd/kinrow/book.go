@@ -23,7 +23,8 @@ func newBookCmd() *cobra.Command {
 const bookBuildLong = `Solve every position of at most N stones (mirror images folded) with the
 exact solver and write the book to FILE (its format: bots/alphabeta/book).
 With --strategy x, o or both, write a strategy book instead: the side's
-best move (a win when there is one, else a draw, else the slowest loss) at
+best move (a win when there is one, else a draw, else the slowest loss:
+--slowest-loss=false takes any move that does not lose at once) at
 every position of at most N stones (--o-plies M for the second player) it
 reaches playing the book's moves against every reply of the other side.
 Every proven score is kept in FILE.journal as it comes: run the same command
@@ -41,6 +42,7 @@ func newBookBuildCmd() *cobra.Command {
 		strategy  string
 		oPlies    int
 		known     string
+		slowest   bool
 	)
 	cmd := newCommand("build --rules RULES --plies N --out FILE", "solve every position up to N plies and write the book", bookBuildLong, cobra.NoArgs,
 		func(cmd *cobra.Command, _ []string) error {
@@ -68,7 +70,7 @@ func newBookBuildCmd() *cobra.Command {
 						}
 					}}, out)
 			} else {
-				so := book.StrategyOptions{Geometry: g, XPlies: -1, OPlies: -1, Jobs: jobs, TTMiB: tt,
+				so := book.StrategyOptions{Geometry: g, XPlies: -1, OPlies: -1, Jobs: jobs, TTMiB: tt, SlowestLoss: slowest,
 					Progress: func(ply, done, total int) {
 						if !quiet {
 							bar.Update(done, total, func() string {
@@ -113,5 +115,6 @@ func newBookBuildCmd() *cobra.Command {
 	f.StringVar(&strategy, "strategy", "", "a strategy book of x (the first player), o (the second) or both, not every position")
 	f.IntVar(&oPlies, "o-plies", 0, "with --strategy: the second player's plies (default --plies)")
 	f.StringVar(&known, "known", "", "with --strategy: a book of the same board whose moves and exact scores decide what it holds without solving")
+	f.BoolVar(&slowest, "slowest-loss", true, "with --strategy: a lost position's move is the slowest loss (every move solved exactly); false: any move that does not lose at once")
 	return cmd
 }

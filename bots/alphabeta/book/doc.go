@@ -71,9 +71,10 @@
 //
 // BuildStrategy unfolds each side's strategy ply by ply from the empty
 // board: at the side's positions it decides a move (a win when there is
-// one, else a draw, else one that does not lose at once: the move is
-// proved by weak solves, the sign only, so its entry is weak unless it
-// wins at once or a known book scored it exactly), at the other side's it
+// one, else a draw, proved by weak solves, the sign only, so its entry is
+// weak unless it wins at once or a known book scored it exactly; else,
+// with SlowestLoss, the slowest loss, every move solved exactly, its entry
+// exact, or one that does not lose at once), at the other side's it
 // expands every move that does not end the game. The first player's
 // strategy up to XPlies and the second's up to OPlies make one book (their
 // positions differ in the parity of their stones). The positions of one

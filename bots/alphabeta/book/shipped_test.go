@@ -101,6 +101,18 @@ func TestShippedStrategyClosedAndProven(t *testing.T) {
 	if n != b.Len() {
 		t.Errorf("the strategies reach %d positions, the book holds %d", n, b.Len())
 	}
+	// Built with --slowest-loss: every lost position holds its exact
+	// score (its move the slowest loss; walkStrategy checks the sampled
+	// ones), the second player's after column 4 among them: column 4,
+	// -1 (the first player wins with its last stone).
+	for _, p := range lostPositions(b, xPlies, oPlies) {
+		if e, _ := b.MoveAt(p.bd); e.Weak {
+			t.Errorf("%s: a lost position whose entry holds only the sign, %+v", FormatCols(p.cols), e)
+		}
+	}
+	if e, ok := b.Move([]int{3}); !ok || e.Weak || e.Move != 3 || e.Score != -1 {
+		t.Errorf("after column 4 the book holds %+v (%v), want column 4, exact score -1", e, ok)
+	}
 	t.Logf("%d positions reached (first player to %d plies, second to %d); the book holds %d", n, xPlies, oPlies, b.Len())
 }
 

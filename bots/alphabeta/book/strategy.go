@@ -36,6 +36,11 @@ type StrategyOptions struct {
 	// a position without solving: its move for the position, or the best
 	// of its exact scores of every child.
 	Known *Book
+	// SlowestLoss: a lost position's move is the slowest loss (every move
+	// solved exactly; the entry's score is then exact), not only one that
+	// does not lose at once. A known book's entry of a lost position that
+	// holds only the sign is decided again.
+	SlowestLoss bool
 	// Progress, when set, is called from BuildStrategy's goroutine with
 	// the ply being decided, the positions decided and the positions
 	// found so far (the total grows as the strategies unfold).
@@ -65,7 +70,8 @@ func (o StrategyOptions) check() error {
 // BuildStrategy makes a strategy book (see the package doc): at the
 // positions of at most o.XPlies stones that the first player reaches
 // playing the book's move against every reply, the book's move (a win
-// when there is one, else a draw, else one that does not lose at once);
+// when there is one, else a draw, else the slowest loss with
+// o.SlowestLoss, or one that does not lose at once);
 // the same for the second player up to o.OPlies against every move of the
 // first.
 // Cancelling ctx stops it; with a journal, every position decided so far
@@ -128,10 +134,10 @@ func BuildStrategy(ctx context.Context, o StrategyOptions) (*Book, error) {
 		}
 		progress()
 		decideOne := func(ctx context.Context, sv *solver.Solver, g Geometry, seq string) (uint64, Entry, error) {
-			if key, e, ok := fromKnown(o.Known, sv, g, seq); ok {
+			if key, e, ok := fromKnown(o.Known, sv, g, seq); ok && !(o.SlowestLoss && e.Weak && e.Score < 0) {
 				return key, e, nil
 			}
-			return decide(ctx, sv, g, seq, o.Known)
+			return decide(ctx, sv, g, seq, o.Known, o.SlowestLoss)
 		}
 		err := runAll(ctx, svs, o.Geometry, todo, decideOne, func(key uint64, e Entry) error {
 			decided[key] = e
@@ -250,9 +256,10 @@ func fromKnown(known *Book, sv *solver.Solver, g Geometry, seq string) (uint64, 
 // table already proves, then centre first); when none wins, every move has
 // been solved and the best is taken. The second player's are solved first
 // (a draw or a loss is then proved by one solve, not by every move's),
-// then their moves until one reaches the value; a lost position's move is
-// not solved at all.
-func decide(ctx context.Context, sv *solver.Solver, g Geometry, seq string, known *Book) (uint64, Entry, error) {
+// then their moves until one reaches the value. A lost position's move is
+// the slowest loss with slowestLoss (every move solved exactly), else
+// holding's (not solved).
+func decide(ctx context.Context, sv *solver.Solver, g Geometry, seq string, known *Book, slowestLoss bool) (uint64, Entry, error) {
 	p, b := replay(sv, g, seq)
 	n := len(seq)
 	key := b.Fold()
@@ -283,8 +290,18 @@ func decide(ctx context.Context, sv *solver.Solver, g Geometry, seq string, know
 			want = v
 		}
 	}
+	lost := func() (uint64, Entry, error) {
+		if !slowestLoss {
+			return key, Entry{Score: -1, Weak: true, Move: orient(holding(p, order))}, nil
+		}
+		c, v, err := slowest(ctx, sv, p, order)
+		if err != nil {
+			return fail(seq, err)
+		}
+		return key, Entry{Score: v, Move: orient(c)}, nil
+	}
 	if want < 0 {
-		return key, Entry{Score: -1, Weak: true, Move: orient(holding(p, order))}, nil
+		return lost()
 	}
 	// Every move's sign, centre first, until one reaches want: first what
 	// the table already proves (a context that is done: a few thousand
@@ -327,7 +344,7 @@ func decide(ctx context.Context, sv *solver.Solver, g Geometry, seq string, know
 	for _, c := range order {
 		if solved[c] && vals[c] == best {
 			if best < 0 {
-				return key, Entry{Score: -1, Weak: true, Move: orient(holding(p, order))}, nil
+				return lost()
 			}
 			return key, Entry{Score: best, Weak: true, Move: orient(c)}, nil
 		}
@@ -341,6 +358,33 @@ func lookup(known *Book, key uint64) (int, bool) {
 		return 0, false
 	}
 	return known.Lookup(key)
+}
+
+// slowest returns the move of a lost position that loses the slowest
+// (every move solved exactly, the first in order among equals) and its
+// score. The position has no winning move, so a move that fills the
+// board scores 0.
+func slowest(ctx context.Context, sv *solver.Solver, p solver.Position, order []int) (int, int, error) {
+	col, best := -1, math.MinInt
+	for _, c := range order {
+		if !p.CanPlay(c) {
+			continue
+		}
+		child := p
+		child.Play(c)
+		v := 0
+		if !child.GameOver() {
+			s, err := sv.Solve(ctx, child, false)
+			if err != nil {
+				return 0, 0, err
+			}
+			v = -s
+		}
+		if v > best {
+			col, best = c, v
+		}
+	}
+	return col, best, nil
 }
 
 // holding is the move of a lost position: the first, in order, after
@@ -390,6 +434,9 @@ func CentreFirst(n int) []int {
 // a decision does not depend on the depth of the build, so the journal of
 // one depth serves another of the same board.
 func strategyJournalHeader(o StrategyOptions) string {
+	if o.SlowestLoss {
+		return fmt.Sprintf("kinrow book journal %dx%dx%d strategy slowest-loss\n", o.Rows, o.Cols, o.K)
+	}
 	return fmt.Sprintf("kinrow book journal %dx%dx%d strategy\n", o.Rows, o.Cols, o.K)
 }
 
@@ -398,7 +445,7 @@ func strategyJournalHeader(o StrategyOptions) string {
 // file open for appending.
 func openStrategyJournal(path string, o StrategyOptions, decided map[uint64]Entry) (*os.File, error) {
 	lim := o.Cells()/2 + 1
-	return openJournalFile(path, strategyJournalHeader(o), "the same board", func(text string) error {
+	return openJournalFile(path, strategyJournalHeader(o), "the same board and --slowest-loss", func(text string) error {
 		fields := strings.Fields(text)
 		if len(fields) != 4 || (fields[3] != "w" && fields[3] != "e") {
 			return fmt.Errorf("%q: want a key in hex, a move, a score and w or e", text)

@@ -331,3 +331,121 @@ func TestStrategyFromKnown(t *testing.T) {
 		t.Error("a known book of another board was taken")
 	}
 }
+
+// TestStrategySlowestLoss: with SlowestLoss, every lost position of either
+// strategy holds its exact score and a move that reaches it (the slowest
+// loss: walkStrategy checks an exact entry's move against the exact
+// score), on boards where both sides meet lost positions. Without it, the
+// move that only does not lose at once loses faster in some of them: the
+// help of kinrow book build promised the slowest loss, and the builder
+// gave that move.
+func TestStrategySlowestLoss(t *testing.T) {
+	lostExact, faster := 0, 0
+	for _, o := range strategyBoards {
+		o.Jobs, o.TTMiB = 2, 4
+		o.SlowestLoss = true
+		slow, err := BuildStrategy(context.Background(), o)
+		if err != nil {
+			t.Fatalf("%v: %v", o.Geometry, err)
+		}
+		checkStrategy(t, slow, o.XPlies, o.OPlies, func(int) bool { return true })
+		o.SlowestLoss = false
+		quick, err := BuildStrategy(context.Background(), o)
+		if err != nil {
+			t.Fatalf("%v: %v", o.Geometry, err)
+		}
+		g := o.Geometry
+		sv, err := solver.New(g.Rows, g.Cols, g.K, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range lostPositions(slow, o.XPlies, o.OPlies) {
+			e, _ := slow.MoveAt(p.bd)
+			if e.Weak {
+				t.Errorf("%v: lost position %s holds only the sign", g, FormatCols(p.cols))
+				continue
+			}
+			lostExact++
+			// The same position decided without SlowestLoss: does its
+			// move lose faster?
+			if q, ok := quick.MoveAt(p.bd); ok && q.Move != e.Move && moveScore(t, sv, p.pos, q.Move) < e.Score {
+				faster++
+			}
+		}
+	}
+	t.Logf("%d lost positions hold their exact score; without SlowestLoss %d of them lose faster", lostExact, faster)
+	if lostExact == 0 || faster == 0 {
+		t.Errorf("lost positions %d, faster losses without SlowestLoss %d: the boards no longer test the slowest loss", lostExact, faster)
+	}
+}
+
+// strategyPos is a position a strategy reaches: its moves, the solver's
+// board and the book's.
+type strategyPos struct {
+	cols []int
+	pos  solver.Position
+	bd   Board
+}
+
+// lostPositions returns the positions of each side's strategy in b where
+// the book's entry is a loss for the side to move.
+func lostPositions(b *Book, xPlies, oPlies int) []strategyPos {
+	g := b.Geometry
+	sv, _ := solver.New(g.Rows, g.Cols, g.K, 1)
+	var out []strategyPos
+	var walk func(p solver.Position, bd Board, cols []int, side, lim int)
+	walk = func(p solver.Position, bd Board, cols []int, side, lim int) {
+		if len(cols) > lim {
+			return
+		}
+		if len(cols)%2 == side {
+			e, ok := b.MoveAt(bd)
+			if !ok || p.IsWinningMove(e.Move) {
+				return
+			}
+			if e.Score < 0 {
+				out = append(out, strategyPos{append([]int(nil), cols...), p, bd})
+			}
+			p.Play(e.Move)
+			bd.Play(e.Move)
+			if !p.GameOver() {
+				walk(p, bd, append(cols, e.Move), side, lim)
+			}
+			return
+		}
+		for c := range g.Cols {
+			if p.CanPlay(c) && !p.IsWinningMove(c) {
+				q, qb := p, bd
+				q.Play(c)
+				qb.Play(c)
+				if !q.GameOver() {
+					walk(q, qb, append(cols, c), side, lim)
+				}
+			}
+		}
+	}
+	if xPlies >= 0 {
+		walk(sv.NewPosition(), NewBoard(g), nil, 0, xPlies)
+	}
+	if oPlies >= 0 {
+		walk(sv.NewPosition(), NewBoard(g), nil, 1, oPlies)
+	}
+	return out
+}
+
+// moveScore is the exact score, for the side to move in p, of playing col.
+func moveScore(t *testing.T, sv *solver.Solver, p solver.Position, col int) int {
+	t.Helper()
+	if p.IsWinningMove(col) {
+		return p.Rows() * p.Cols() // above every score
+	}
+	p.Play(col)
+	if p.GameOver() {
+		return 0
+	}
+	v, err := sv.Solve(context.Background(), p, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return -v
+}
