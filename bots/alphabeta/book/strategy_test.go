@@ -46,59 +46,90 @@ func walkStrategy(t *testing.T, b *Book, xPlies, oPlies int, sample func(key uin
 	}
 	seen, reached := map[uint64]bool{}, map[uint64]bool{}
 	checked := 0
-	var walk func(p solver.Position, bd Board, cols []int, side, lim int)
-	walk = func(p solver.Position, bd Board, cols []int, side, lim int) {
-		n := len(cols)
-		if n > lim {
+	strategyWalk(b, xPlies, oPlies, func(sp strategyPos, e Entry, ok bool) {
+		p, bd, cols, n := sp.pos, sp.bd, sp.cols, len(sp.cols)
+		if !ok {
+			t.Fatalf("%v: strategy not closed: %s (ply %d) is not in the book", g, FormatCols(cols), n)
+		}
+		if !p.CanPlay(e.Move) {
+			t.Fatalf("%v: %s: the book's move %d is not playable", g, FormatCols(cols), e.Move+1)
+		}
+		if keyStones(g, bd.Fold()) != n {
+			t.Fatalf("%v: %s: keyStones %d, want %d", g, FormatCols(cols), keyStones(g, bd.Fold()), n)
+		}
+		reached[bd.Fold()] = true
+		key := bd.Fold()
+		if seen[key] || !sample(key, n) {
 			return
 		}
-		if n%2 == side {
+		seen[key] = true
+		checked++
+		// The move's value first: a winning move proves the position a
+		// win (a weak win's entry needs no more).
+		want := 1
+		if !e.Weak || e.Score != 1 {
+			if want, err = sv.Solve(context.Background(), p, e.Weak); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if e.Score != want {
+			t.Errorf("%v: %s: book %d (weak %v), solver %d", g, FormatCols(cols), e.Score, e.Weak, want)
+		}
+		got := g.WinScore(n)
+		if e.Weak {
+			got = 1
+		}
+		if !p.IsWinningMove(e.Move) {
+			child := p
+			child.Play(e.Move)
+			if got = 0; !child.GameOver() {
+				v, err := sv.Solve(context.Background(), child, e.Weak)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = -v
+			}
+		}
+		if got != want {
+			t.Errorf("%v: %s: the book's move %d scores %d, the position %d", g, FormatCols(cols), e.Move+1, got, want)
+		}
+	})
+	if checked == 0 {
+		t.Errorf("%v: no entry checked", g)
+	}
+	t.Logf("%v: %d entries checked against the solver", g, checked)
+	return len(reached)
+}
+
+// strategyPos is a position a strategy reaches: its moves, the solver's
+// board and the book's.
+type strategyPos struct {
+	cols []int
+	pos  solver.Position
+	bd   Board
+}
+
+// strategyWalk unfolds each side's strategy in b from the empty board, up
+// to its plies (negative: none): at each of the side's positions it calls
+// visit with the book's entry (ok false when the book holds none; the walk
+// stops there, as it does past a winning or unplayable move) and follows
+// the book's move; at the other side's it follows every move that does
+// not end the game. A position reached twice is visited twice.
+func strategyWalk(b *Book, xPlies, oPlies int, visit func(sp strategyPos, e Entry, ok bool)) {
+	g := b.Geometry
+	sv, err := solver.New(g.Rows, g.Cols, g.K, 1)
+	if err != nil {
+		panic(err) // b's geometry was checked when it was made
+	}
+	var walk func(p solver.Position, bd Board, cols []int, side, lim int)
+	walk = func(p solver.Position, bd Board, cols []int, side, lim int) {
+		if len(cols) > lim {
+			return
+		}
+		if len(cols)%2 == side {
 			e, ok := b.MoveAt(bd)
-			if !ok {
-				t.Fatalf("%v: strategy of side %d not closed: %s (ply %d) is not in the book", g, side, FormatCols(cols), n)
-			}
-			if !p.CanPlay(e.Move) {
-				t.Fatalf("%v: %s: the book's move %d is not playable", g, FormatCols(cols), e.Move+1)
-			}
-			if keyStones(g, bd.Fold()) != n {
-				t.Fatalf("%v: %s: keyStones %d, want %d", g, FormatCols(cols), keyStones(g, bd.Fold()), n)
-			}
-			reached[bd.Fold()] = true
-			if key := bd.Fold(); !seen[key] && sample(key, n) {
-				seen[key] = true
-				checked++
-				// The move's value first: a winning move proves the
-				// position a win (a weak win's entry needs no more).
-				want := 1
-				if !e.Weak || e.Score != 1 {
-					var err error
-					if want, err = sv.Solve(context.Background(), p, e.Weak); err != nil {
-						t.Fatal(err)
-					}
-				}
-				if e.Score != want {
-					t.Errorf("%v: %s: book %d (weak %v), solver %d", g, FormatCols(cols), e.Score, e.Weak, want)
-				}
-				got := g.WinScore(n)
-				if e.Weak {
-					got = 1
-				}
-				if !p.IsWinningMove(e.Move) {
-					child := p
-					child.Play(e.Move)
-					if got = 0; !child.GameOver() {
-						v, err := sv.Solve(context.Background(), child, e.Weak)
-						if err != nil {
-							t.Fatal(err)
-						}
-						got = -v
-					}
-				}
-				if got != want {
-					t.Errorf("%v: %s: the book's move %d scores %d, the position %d", g, FormatCols(cols), e.Move+1, got, want)
-				}
-			}
-			if p.IsWinningMove(e.Move) {
+			visit(strategyPos{cols, p, bd}, e, ok)
+			if !ok || !p.CanPlay(e.Move) || p.IsWinningMove(e.Move) {
 				return
 			}
 			p.Play(e.Move)
@@ -109,14 +140,13 @@ func walkStrategy(t *testing.T, b *Book, xPlies, oPlies int, sample func(key uin
 			return
 		}
 		for c := range g.Cols {
-			if !p.CanPlay(c) || p.IsWinningMove(c) {
-				continue
-			}
-			q, qb := p, bd
-			q.Play(c)
-			qb.Play(c)
-			if !q.GameOver() {
-				walk(q, qb, append(cols, c), side, lim)
+			if p.CanPlay(c) && !p.IsWinningMove(c) {
+				q, qb := p, bd
+				q.Play(c)
+				qb.Play(c)
+				if !q.GameOver() {
+					walk(q, qb, append(cols, c), side, lim)
+				}
 			}
 		}
 	}
@@ -126,11 +156,6 @@ func walkStrategy(t *testing.T, b *Book, xPlies, oPlies int, sample func(key uin
 	if oPlies >= 0 {
 		walk(sv.NewPosition(), NewBoard(g), nil, 1, oPlies)
 	}
-	if checked == 0 {
-		t.Errorf("%v: no entry checked", g)
-	}
-	t.Logf("%v: %d entries checked against the solver", g, checked)
-	return len(reached)
 }
 
 func TestStrategyEqualsSolverAndIsClosed(t *testing.T) {
@@ -379,57 +404,16 @@ func TestStrategySlowestLoss(t *testing.T) {
 	}
 }
 
-// strategyPos is a position a strategy reaches: its moves, the solver's
-// board and the book's.
-type strategyPos struct {
-	cols []int
-	pos  solver.Position
-	bd   Board
-}
-
 // lostPositions returns the positions of each side's strategy in b where
 // the book's entry is a loss for the side to move.
 func lostPositions(b *Book, xPlies, oPlies int) []strategyPos {
-	g := b.Geometry
-	sv, _ := solver.New(g.Rows, g.Cols, g.K, 1)
 	var out []strategyPos
-	var walk func(p solver.Position, bd Board, cols []int, side, lim int)
-	walk = func(p solver.Position, bd Board, cols []int, side, lim int) {
-		if len(cols) > lim {
-			return
+	strategyWalk(b, xPlies, oPlies, func(sp strategyPos, e Entry, ok bool) {
+		if ok && e.Score < 0 {
+			sp.cols = append([]int(nil), sp.cols...)
+			out = append(out, sp)
 		}
-		if len(cols)%2 == side {
-			e, ok := b.MoveAt(bd)
-			if !ok || p.IsWinningMove(e.Move) {
-				return
-			}
-			if e.Score < 0 {
-				out = append(out, strategyPos{append([]int(nil), cols...), p, bd})
-			}
-			p.Play(e.Move)
-			bd.Play(e.Move)
-			if !p.GameOver() {
-				walk(p, bd, append(cols, e.Move), side, lim)
-			}
-			return
-		}
-		for c := range g.Cols {
-			if p.CanPlay(c) && !p.IsWinningMove(c) {
-				q, qb := p, bd
-				q.Play(c)
-				qb.Play(c)
-				if !q.GameOver() {
-					walk(q, qb, append(cols, c), side, lim)
-				}
-			}
-		}
-	}
-	if xPlies >= 0 {
-		walk(sv.NewPosition(), NewBoard(g), nil, 0, xPlies)
-	}
-	if oPlies >= 0 {
-		walk(sv.NewPosition(), NewBoard(g), nil, 1, oPlies)
-	}
+	})
 	return out
 }
 
