@@ -344,7 +344,7 @@ func TestSuspendIdle(t *testing.T) {
 func TestSettleCountsBotCPU(t *testing.T) {
 	h := sharedHierarchy()
 	if h.v2 == "" {
-		t.Skipf("no cgroup (the bot's CPU time is not measured): %s", h.reason)
+		t.Skipf("no cgroup (the test needs its CPU time in µs; /proc's comes in 10 ms ticks): %s", h.reason)
 	}
 	nice, err := exec.LookPath("nice")
 	if err != nil {

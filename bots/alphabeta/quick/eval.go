@@ -28,6 +28,9 @@ type evaluator struct {
 	// firstRows: the cells of the rows that favour the first player's
 	// threats (rows 1, 3, 5 counted from 1); the others favour the second.
 	firstRows uint64
+	// cell holds the windows through each cell (by bit), for move
+	// ordering.
+	cell [64]int
 }
 
 func newEvaluator(rows, cols, k int) evaluator {
@@ -50,6 +53,7 @@ func newEvaluator(rows, cols, k int) evaluator {
 		}
 	}
 	e := evaluator{planes: make([]uint64, bits.Len(uint(top)))}
+	copy(e.cell[:], count)
 	for b, n := range count {
 		for i := range e.planes {
 			if n>>i&1 != 0 {

@@ -49,6 +49,9 @@ func TestWindows(t *testing.T) {
 			if got := e.windows(1 << uint(c*7+r)); got != want {
 				t.Errorf("6x7, row %d col %d: %d windows, want %d", r, c, got, want)
 			}
+			if got := e.cell[c*7+r]; got != want {
+				t.Errorf("6x7, row %d col %d: the ordering's table holds %d windows, want %d", r, c, got, want)
+			}
 		}
 	}
 	for _, b := range [][3]int{{6, 7, 4}, {4, 5, 3}, {5, 4, 4}, {7, 8, 5}, {3, 16, 3}, {9, 6, 2}, {2, 21, 5}} {

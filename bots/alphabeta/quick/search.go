@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"time"
 
+	"github.com/kinrow/kinrow/bots/alphabeta/book"
 	"github.com/kinrow/kinrow/bots/alphabeta/solver"
 )
 
@@ -48,7 +49,6 @@ type Report struct {
 type Searcher struct {
 	ev       evaluator
 	tt       table
-	cols     int
 	cells    int
 	order    []int // columns, centre first
 	history  [64]uint32
@@ -63,11 +63,7 @@ type Searcher struct {
 // New returns a searcher for rows x cols boards where k in a row wins,
 // with a transposition table of about ttMiB MiB (at least 16 KiB).
 func New(rows, cols, k, ttMiB int) *Searcher {
-	s := &Searcher{ev: newEvaluator(rows, cols, k), tt: newTable(ttMiB), cols: cols, cells: rows * cols}
-	for i := 0; i < cols; i++ {
-		s.order = append(s.order, cols/2+(1-2*(i%2))*(i+1)/2)
-	}
-	return s
+	return &Searcher{ev: newEvaluator(rows, cols, k), tt: newTable(ttMiB), cells: rows * cols, order: book.CentreFirst(cols)}
 }
 
 // NewGame forgets what earlier games taught the searcher.
@@ -119,14 +115,8 @@ func (s *Searcher) BestMove(ctx context.Context, p solver.Position, report func(
 			break
 		}
 	}
-	if best.Col < 0 { // no iteration finished: the first playable column, centre first
-		best.Col = s.order[0]
-		for _, c := range s.order {
-			if p.CanPlay(c) {
-				best.Col = c
-				break
-			}
-		}
+	if best.Col < 0 { // no iteration finished
+		best.Col = s.firstPlayable(p)
 	}
 	return best.Col, best, nil
 }
@@ -136,20 +126,28 @@ func (s *Searcher) BestMove(ctx context.Context, p solver.Position, report func(
 func (s *Searcher) root(p solver.Position, depth int) (int, int) {
 	v := s.negamax(p, depth, 0, -win-1, win+1)
 	e := s.tt.slot(p.Key())
-	col := -1
-	if e.key == p.Key() && e.move > 0 {
-		col = int(e.move) - 1
+	if e.key == p.Key() && e.move > 0 && p.CanPlay(int(e.move)-1) {
+		return v, int(e.move) - 1
 	}
-	if col < 0 || !p.CanPlay(col) {
-		// The root is won or lost at once (no entry stored): its winning
-		// column, else the first playable one.
-		for _, c := range s.order {
-			if p.CanPlay(c) && (col < 0 || !p.CanPlay(col) || p.IsWinningMove(c)) {
-				col = c
-			}
+	// The root is won or lost at once (no entry stored): its winning
+	// column, else the first playable one.
+	for _, c := range s.order {
+		if p.CanPlay(c) && p.IsWinningMove(c) {
+			return v, c
 		}
 	}
-	return v, col
+	return v, s.firstPlayable(p)
+}
+
+// firstPlayable returns the first column, centre first, that p can play
+// (p's game is not over).
+func (s *Searcher) firstPlayable(p solver.Position) int {
+	for _, c := range s.order {
+		if p.CanPlay(c) {
+			return c
+		}
+	}
+	return s.order[0]
 }
 
 // poll ends the search once the deadline has passed (past minDepth) or
@@ -174,7 +172,7 @@ func (s *Searcher) negamax(p solver.Position, depth, ply, alpha, beta int) int {
 	if s.stopped {
 		return 0
 	}
-	ownWin, oppWin := p.WinCells()
+	ownWin, oppWin := p.WinCells(), p.OppWinCells()
 	tops := p.Playable()
 	if ownWin&tops != 0 {
 		return win - ply - 1
@@ -238,8 +236,9 @@ func (s *Searcher) negamax(p solver.Position, depth, ply, alpha, beta int) int {
 		} else {
 			q := p
 			q.Play(c)
-			_, made := q.WinCells() // the mover's threats, now the other side's
-			k = bits.OnesCount64(made&^oppWin)<<16 + s.ev.windows(bit)<<8 + int(min(s.history[bits.TrailingZeros64(bit)], 255))
+			cell := bits.TrailingZeros64(bit)
+			made := q.OppWinCells() // the mover's threats
+			k = bits.OnesCount64(made&^oppWin)<<16 + s.ev.cell[cell]<<8 + int(min(s.history[cell], 255))
 		}
 		i := n
 		for ; i > 0 && keys[i-1] < k; i-- {

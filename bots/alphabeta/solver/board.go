@@ -302,11 +302,11 @@ func (p Position) Key() uint64 { return p.cur + p.mask }
 func (p Position) Playable() uint64 { return (p.mask + p.g.bottom) & p.g.board }
 
 // WinCells returns the empty cells (playable now or later) where a stone
-// of the side to move (own) or of the other side (opp) would complete k in
-// a row.
-func (p Position) WinCells() (own, opp uint64) {
-	return p.g.winCells(p.cur, p.mask), p.g.winCells(p.cur^p.mask, p.mask)
-}
+// of the side to move would complete k in a row.
+func (p Position) WinCells() uint64 { return p.g.winCells(p.cur, p.mask) }
+
+// OppWinCells returns the same cells for the other side.
+func (p Position) OppWinCells() uint64 { return p.g.winCells(p.cur^p.mask, p.mask) }
 
 // ColumnMask returns the cells of column col (0-based, as Bits lays them
 // out).
