@@ -145,3 +145,61 @@ func TestSolveBenchScript(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveBenchSide runs solve-bench.sh's side-by-side rows with kinrow
+// itself standing in for Pons' solver (same input and output format):
+// line ranges, chunks interleaved, weak rows, and a file whose score is
+// wrong reported as differing.
+func TestSolveBenchSide(t *testing.T) {
+	if _, err := os.Stat("/usr/bin/time"); err != nil {
+		t.Skip("GNU time (/usr/bin/time) not installed")
+	}
+	kinrow := filepath.Join(binDir, "kinrow")
+	sets := t.TempDir()
+	for _, name := range []string{"Test_L3_R1.txt", "Test_L2_R1.txt"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "shared", "testdata", "connect4", name))
+		if err != nil {
+			t.Skipf("shared set %s absent: %v", name, err)
+		}
+		lines := strings.SplitAfter(string(b), "\n")[:8]
+		if name == "Test_L2_R1.txt" { // a wrong score on its fourth line
+			f := strings.Fields(lines[3])
+			f[1] = "99"
+			lines[3] = strings.Join(f, " ") + "\n"
+		}
+		if err := os.WriteFile(filepath.Join(sets, name), []byte(strings.Join(lines, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pons := filepath.Join(t.TempDir(), "c4solver")
+	stand := "#!/bin/sh\n[ \"$1\" = -w ] && set -- --weak\nexec " + kinrow + " solve \"$@\" 2>/dev/null\n"
+	if err := os.WriteFile(pons, []byte(stand), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := run(t, []string{"KINROW=" + kinrow, "SETS=" + sets, "C4SOLVER=" + pons, "ONLY=side", "CHUNK=3", "THREADS=1 2",
+		"SIDE_ROWS=L3_R1:2-7:strong L3_R1:8:weak L2_R1:1-3:strong L2_R1:2-5:strong"}, "bash", "solve-bench.sh")
+	var rows []string
+	for _, r := range strings.Split(strings.TrimSpace(out), "\n") {
+		if strings.HasPrefix(r, "L") {
+			rows = append(rows, r)
+		}
+	}
+	want := []struct{ prefix, check string }{
+		{"L3_R1  strong 2-7", "| exact"},
+		{"L3_R1  weak   8", "| exact"},
+		{"L2_R1  strong 1-3", "| exact"},
+		{"L2_R1  strong 2-5", "DIFFERS"},
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("%d rows, want %d:\n%s", len(rows), len(want), out)
+	}
+	for i, w := range want {
+		r := rows[i]
+		if !strings.HasPrefix(r, w.prefix) || !strings.HasSuffix(r, w.check) && !strings.Contains(r, w.check) {
+			t.Errorf("row %q: want %q ... %q", r, w.prefix, w.check)
+		}
+		if !strings.Contains(r, "threads 1") || !strings.Contains(r, "threads 2") {
+			t.Errorf("row %q lacks a column per thread count", r)
+		}
+	}
+}

@@ -27,12 +27,20 @@
 # ONLY=side: kinrow side by side with Pascal Pons' solver (make c4solver;
 # C4SOLVER names its binary), one run of each, back to back, same input,
 # same nice (NICE, default 10), whole process: for each row of SIDE_ROWS
-# (NAME:LINES:MODE, MODE strong or weak; NAME "empty" is the empty 6x7
+# (NAME:LINES:MODE, MODE strong or weak, LINES "all", a count of first
+# lines or a range FROM-TO; NAME "empty" is the empty 6x7
 # board, whose score is +1; NAME posMOVES is the position after MOVES,
 # kinrow's score compared with Pons') c4solver (-w for weak), then kinrow
 # solve --threads T for each T of THREADS (default "1 2"), every score
 # compared with the file's. Each kinrow column gives its wall time, CPU time
-# and their ratios to Pons' (wall, then CPU):
+# and their ratios to Pons' (wall, then CPU). With CHUNK=K a row's
+# positions go K at a time, every solver in turn on each chunk, times
+# summed: this shared machine's speed drifts by a third within minutes, and
+# the columns of a long row run back to back meet different machines. Each
+# chunk is a whole kinrow process, its start-up counted, so CHUNK suits the
+# hard sets (Test_L1_R3: seconds a position), not the easy ones:
+#
+#   CHUNK=10 ONLY=side SIDE_ROWS="L1_R3:50:strong L1_R3:501-550:strong" scripts/solve-bench.sh
 #
 #   make build && make c4solver && ONLY=side scripts/solve-bench.sh
 #   ONLY=side SIDE_ROWS="empty:1:weak empty:1:strong" scripts/solve-bench.sh
@@ -45,6 +53,7 @@ JOBS=${JOBS:-"1 2"}
 REPEAT=${REPEAT:-1}
 C4SOLVER=${C4SOLVER:-$here/../../scratch/connect4/c4solver}
 THREADS=${THREADS:-"1 2"}
+CHUNK=${CHUNK:-0} # 0: the whole row at once
 NICE=${NICE:-10}
 SIDE_ROWS=${SIDE_ROWS:-"L3_R1:all:strong L2_R1:all:strong L1_R1:all:strong L1_R3:20:strong L1_R3:20:weak empty:1:weak empty:1:strong"}
 tmp=$(mktemp -d)
@@ -125,17 +134,21 @@ timed() {
 
 # side NAME LINES MODE: one row of the side-by-side table.
 side() {
-	local name=$1 lines=$2 mode=$3 file t wall cpu pons ponswall flag=() kflag=() row check
+	local name=$1 lines=$2 mode=$3 file t chunk flag=() kflag=() row check score
 	if [ "$name" = empty ]; then
-		printf '\n' > "$tmp/in"; echo 1 > "$tmp/want"
+		printf '\n' > "$tmp/all"; echo 1 > "$tmp/want"
 	elif [ "${name#pos}" != "$name" ]; then
 		# posMOVES: one position, its score Pons' (checked below by kinrow's)
-		echo "${name#pos}" > "$tmp/in"; : > "$tmp/want"
+		echo "${name#pos}" > "$tmp/all"; : > "$tmp/want"
 	else
 		file=$SETS/Test_$name.txt
 		[ -f "$file" ] || { echo "$name: $file absent, skipped" >&2; return; }
-		if [ "$lines" = all ]; then cp "$file" "$tmp/lines"; else head -n "$lines" "$file" > "$tmp/lines"; fi
-		cut -d' ' -f1 "$tmp/lines" > "$tmp/in"
+		case $lines in
+		all) cp "$file" "$tmp/lines" ;;
+		*-*) sed -n "${lines%-*},${lines#*-}p" "$file" > "$tmp/lines" ;;
+		*) head -n "$lines" "$file" > "$tmp/lines" ;;
+		esac
+		cut -d' ' -f1 "$tmp/lines" > "$tmp/all"
 		if [ "$mode" = weak ]; then
 			awk '{ print ($2 > 0) - ($2 < 0) }' "$tmp/lines" > "$tmp/want"
 		else
@@ -143,22 +156,35 @@ side() {
 		fi
 	fi
 	[ "$mode" = weak ] && { flag=(-w); kflag=(--weak); }
-	# Pons' solver reads 7x6.book from its working directory: run it where
-	# there is none (no opening book, as the file's scores need).
-	pons=$( cd "$tmp" && timed "$tmp/pons" "$C4SOLVER" "${flag[@]}" )
-	ponswall=${pons% *}
+	# CHUNK lines at a time, each solver in turn on each chunk: a drift of
+	# the machine's speed during the row weighs on every column alike.
+	rm -f "$tmp"/chunk.* "$tmp/pons.all" "$tmp"/out.* "$tmp"/sum.*
+	if [ "$CHUNK" -gt 0 ]; then split -l "$CHUNK" "$tmp/all" "$tmp/chunk."; else cp "$tmp/all" "$tmp/chunk.aa"; fi
+	for chunk in "$tmp"/chunk.*; do
+		cp "$chunk" "$tmp/in"
+		# Pons' solver reads 7x6.book from its working directory: run it
+		# where there is none (no opening book, as the file's scores need).
+		( cd "$tmp" && timed "$tmp/pons" "$C4SOLVER" "${flag[@]}" ) >> "$tmp/sum.pons"
+		echo >> "$tmp/sum.pons"
+		cat "$tmp/pons" >> "$tmp/pons.all"
+		for t in $THREADS; do
+			timed "$tmp/out" "$KINROW" solve "${kflag[@]}" --threads "$t" >> "$tmp/sum.$t"
+			echo >> "$tmp/sum.$t"
+			cat "$tmp/out" >> "$tmp/out.$t"
+		done
+	done
 	# With -w, Pons' solver prints a score of the right sign, not always
 	# 1 or -1 (an immediate win keeps its exact score): signs are compared.
 	score='{ print $NF }'
 	[ "$mode" = weak ] && score='{ print ($NF > 0) - ($NF < 0) }'
 	check=exact
-	[ -s "$tmp/want" ] || { awk "$score" "$tmp/pons" > "$tmp/want"; check="same as Pons"; }
-	awk "$score" "$tmp/pons" | cmp -s - "$tmp/want" || check="Pons DIFFERS"
-	row=$(printf '%-6s %-6s %-5s | Pons %7.2f s (cpu %7.2f)' "$name" "$mode" "$lines" "$ponswall" "${pons#* }")
+	[ -s "$tmp/want" ] || { awk "$score" "$tmp/pons.all" > "$tmp/want"; check="same as Pons"; }
+	awk "$score" "$tmp/pons.all" | cmp -s - "$tmp/want" || check="Pons DIFFERS"
+	read -r ponswall ponscpu <<< "$(awk '{ w += $1; c += $2 } END { printf "%.2f %.2f", w, c }' "$tmp/sum.pons")"
+	row=$(printf '%-6s %-6s %-7s | Pons %7.2f s (cpu %7.2f)' "$name" "$mode" "$lines" "$ponswall" "$ponscpu")
 	for t in $THREADS; do
-		read -r wall cpu <<< "$(timed "$tmp/out" "$KINROW" solve "${kflag[@]}" --threads "$t")"
-		awk "$score" "$tmp/out" | cmp -s - "$tmp/want" || check="kinrow threads $t DIFFERS"
-		row+=$(awk -v t="$t" -v w="$wall" -v c="$cpu" -v p="$ponswall" -v pc="${pons#* }" 'BEGIN { printf " | threads %s %7.2f s (cpu %7.2f) %.2fx (cpu %.2fx)", t, w, c, w / p, c / pc }')
+		awk "$score" "$tmp/out.$t" | cmp -s - "$tmp/want" || check="kinrow threads $t DIFFERS"
+		row+=$(awk -v t="$t" -v p="$ponswall" -v pc="$ponscpu" '{ w += $1; c += $2 } END { printf " | threads %s %7.2f s (cpu %7.2f) %.2fx (cpu %.2fx)", t, w, c, w / p, c / pc }' "$tmp/sum.$t")
 	done
 	echo "$row | $check"
 }

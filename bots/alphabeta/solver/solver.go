@@ -81,7 +81,7 @@ type worker struct {
 	// here, not on the stack, so that a node's frame stays small and is
 	// not cleared at every call (912 bytes with both on the stack, 392
 	// without; Test_L1_R3's first 10 exact, one thread, alternated runs:
-	// 15.1-16.4 s of CPU against 16.9-17.6 s before).
+	// 14.0-15.1 s of CPU against 16.0-18.4 s before).
 	kids [64][maxCols]child
 	// moves holds, for each number of stones, a node's columns in the
 	// order it searches them and their ordering keys.
