@@ -76,8 +76,8 @@ type worker struct {
 	shared bool
 	// epoch is the number of the probe a helper searches (see help).
 	epoch uint64
-	// kids holds, for each number of stones (at most 56 on a board that
-	// fits), what a node computed about its children (by column): kept
+	// kids holds, for each number of stones (fewer than 64: a board has
+	// at most 63 cells), what a node computed about its children (by column): kept
 	// here, not on the stack, so that a node's frame stays small and is
 	// not cleared at every call (912 bytes with both on the stack, 392
 	// without; Test_L1_R3's first 10 exact, one thread, alternated runs:
