@@ -101,22 +101,8 @@ func TestSolveBenchScript(t *testing.T) {
 	if _, err := os.Stat("/usr/bin/time"); err != nil {
 		t.Skip("GNU time (/usr/bin/time) not installed")
 	}
-	sets := t.TempDir()
-	for _, name := range []string{"Test_L3_R1.txt", "Test_L2_R1.txt", "Test_L1_R1.txt", "Test_L1_R3.txt"} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "shared", "testdata", "connect4", name))
-		if err != nil {
-			t.Skipf("shared set %s absent: %v", name, err)
-		}
-		lines := strings.SplitAfter(string(b), "\n")[:4]
-		if name == "Test_L2_R1.txt" { // a wrong score on its second line
-			f := strings.Fields(lines[1])
-			f[1] = "99"
-			lines[1] = strings.Join(f, " ") + "\n"
-		}
-		if err := os.WriteFile(filepath.Join(sets, name), []byte(strings.Join(lines, "")), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	// Test_L2_R1 gets a wrong score on its second line.
+	sets := shortSets(t, 4, 1, "Test_L3_R1.txt", "Test_L2_R1.txt", "Test_L1_R1.txt", "Test_L1_R3.txt")
 	out := run(t, []string{"KINROW=" + filepath.Join(binDir, "kinrow"), "SETS=" + sets, "RUNS=1", "JOBS=1 2"}, "bash", "solve-bench.sh")
 	var rows, boundary []string
 	for _, r := range strings.Split(strings.TrimSpace(out), "\n") {
@@ -155,22 +141,8 @@ func TestSolveBenchSide(t *testing.T) {
 		t.Skip("GNU time (/usr/bin/time) not installed")
 	}
 	kinrow := filepath.Join(binDir, "kinrow")
-	sets := t.TempDir()
-	for _, name := range []string{"Test_L3_R1.txt", "Test_L2_R1.txt"} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "shared", "testdata", "connect4", name))
-		if err != nil {
-			t.Skipf("shared set %s absent: %v", name, err)
-		}
-		lines := strings.SplitAfter(string(b), "\n")[:8]
-		if name == "Test_L2_R1.txt" { // a wrong score on its fourth line
-			f := strings.Fields(lines[3])
-			f[1] = "99"
-			lines[3] = strings.Join(f, " ") + "\n"
-		}
-		if err := os.WriteFile(filepath.Join(sets, name), []byte(strings.Join(lines, "")), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	// Test_L2_R1 gets a wrong score on its fourth line.
+	sets := shortSets(t, 8, 3, "Test_L3_R1.txt", "Test_L2_R1.txt")
 	pons := filepath.Join(t.TempDir(), "c4solver")
 	stand := "#!/bin/sh\n[ \"$1\" = -w ] && set -- --weak\nexec " + kinrow + " solve \"$@\" 2>/dev/null\n"
 	if err := os.WriteFile(pons, []byte(stand), 0o755); err != nil {
@@ -202,4 +174,29 @@ func TestSolveBenchSide(t *testing.T) {
 			t.Errorf("row %q lacks a column per thread count", r)
 		}
 	}
+}
+
+// shortSets writes the first n lines of each named shared Connect-4 set to
+// a temporary directory, which it returns, with a wrong score (99) on
+// Test_L2_R1's line wrong (0-based); it skips the test when a set is
+// absent.
+func shortSets(t *testing.T, n, wrong int, names ...string) string {
+	t.Helper()
+	sets := t.TempDir()
+	for _, name := range names {
+		b, err := os.ReadFile(filepath.Join("..", "..", "shared", "testdata", "connect4", name))
+		if err != nil {
+			t.Skipf("shared set %s absent: %v", name, err)
+		}
+		lines := strings.SplitAfter(string(b), "\n")[:n]
+		if name == "Test_L2_R1.txt" {
+			f := strings.Fields(lines[wrong])
+			f[1] = "99"
+			lines[wrong] = strings.Join(f, " ") + "\n"
+		}
+		if err := os.WriteFile(filepath.Join(sets, name), []byte(strings.Join(lines, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return sets
 }

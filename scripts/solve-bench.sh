@@ -134,7 +134,7 @@ timed() {
 
 # side NAME LINES MODE: one row of the side-by-side table.
 side() {
-	local name=$1 lines=$2 mode=$3 file t chunk flag=() kflag=() row check score
+	local name=$1 lines=$2 mode=$3 file t chunk flag=() kflag=() row check score ponswall ponscpu
 	if [ "$name" = empty ]; then
 		printf '\n' > "$tmp/all"; echo 1 > "$tmp/want"
 	elif [ "${name#pos}" != "$name" ]; then

@@ -77,11 +77,11 @@ type worker struct {
 	// epoch is the number of the probe a helper searches (see help).
 	epoch uint64
 	// kids holds, for each number of stones (fewer than 64: a board has
-	// at most 63 cells), what a node computed about its children (by column): kept
-	// here, not on the stack, so that a node's frame stays small and is
-	// not cleared at every call (912 bytes with both on the stack, 392
-	// without; Test_L1_R3's first 10 exact, one thread, alternated runs:
-	// 14.0-15.1 s of CPU against 16.0-18.4 s before).
+	// at most 63 cells), what a node computed about its children (by
+	// column): kept here, not on the stack, so that a node's frame stays
+	// small and is not cleared at every call (912 bytes with both on the
+	// stack, 392 without; Test_L1_R3's first 10 exact, one thread,
+	// alternated runs: 14.0-15.1 s of CPU against 16.0-18.4 s before).
 	kids [64][maxCols]child
 	// moves holds, for each number of stones, a node's columns in the
 	// order it searches them and their ordering keys.
