@@ -179,6 +179,12 @@ func intrude(t *testing.T, kind, mode, attack string, opts map[string]string, en
 // intruderBot), or a fresh one when dir is "".
 func intrudeIn(t *testing.T, kind, dir, mode, attack string, opts map[string]string, env []string, extra ...*os.File) intrusion {
 	t.Helper()
+	return intrudeHost(t, kind, dir, mode, attack, opts, env, nil, extra...)
+}
+
+// intrudeHost is intrudeIn with hostArgs added to the host's flags.
+func intrudeHost(t *testing.T, kind, dir, mode, attack string, opts map[string]string, env, hostArgs []string, extra ...*os.File) intrusion {
+	t.Helper()
 	name := "intruder"
 	if kind == "engine" {
 		name = "intruderengine"
@@ -190,6 +196,7 @@ func intrudeIn(t *testing.T, kind, dir, mode, attack string, opts map[string]str
 	args := []string{"match", "--rules", "tictactoe", "--bot", name, "--bot", "random", "--games", "2",
 		"--movetime", "5s", "--bot-start-timeout", "30s", "--out", out, "--format", "json", "--log-level", "debug"}
 	args = append(args, sandboxArgs(mode)...)
+	args = append(args, hostArgs...)
 	args = append(args, "--bot-opt", name+":attack="+attack)
 	keys := make([]string, 0, len(opts))
 	for k := range opts {

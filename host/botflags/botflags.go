@@ -14,6 +14,7 @@ import (
 	"github.com/kinrow/kinrow/host/botpath"
 	"github.com/kinrow/kinrow/host/containflags"
 	"github.com/kinrow/kinrow/host/pluginbot"
+	"github.com/kinrow/kinrow/host/procrun"
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/host/registry"
 )
@@ -80,7 +81,10 @@ func finder() botpath.Finder {
 
 // Contain are what every host subcommand holds its bots to.
 type Contain struct {
-	memory  containflags.Memory
+	memory  containflags.Size
+	pids    containflags.Pids
+	fsize   containflags.Size
+	cpus    containflags.CPUs
 	env     containflags.Env
 	verify  bool
 	suspend containflags.Suspend
@@ -91,20 +95,31 @@ type Contain struct {
 
 // Register adds the containment flags to fs.
 func (c *Contain) Register(fs *pflag.FlagSet) {
-	fs.Var(&c.memory, "bot-memory", "cap each bot's memory with its children's, e.g. 350M or 2GiB (over it the bot forfeits: memory)")
+	fs.Var(&c.memory, "bot-memory", fmt.Sprintf("cap each bot's memory with its children's, e.g. 350M or 2GiB, or none (over it the bot forfeits: memory; default %s where a cgroup can hold it, else none; a manifest's max_memory wins)", procrun.FormatSize(procrun.DefaultMemory)))
+	fs.Var(&c.pids, "bot-pids", fmt.Sprintf("cap how many tasks (processes and threads) each bot may have at once with its children, or none (default %d)", procrun.DefaultPids))
+	fs.Var(&c.fsize, "bot-file-size", fmt.Sprintf("cap the size of any file a bot writes (RLIMIT_FSIZE), e.g. 64M, or none (default %s)", procrun.FormatSize(procrun.DefaultFileSize)))
+	fs.Var(&c.cpus, "bot-cpus", "cap each bot's CPU time per second with its children's, in CPUs (e.g. 0.5 or 2; default none: the side not to move is suspended instead, --bot-suspend)")
 	fs.Var(&c.env, "bot-env", "pass host environment variable NAME through to the bots (repeatable; bots get only PATH, HOME, TMPDIR, LANG and KINROW_* otherwise)")
 	fs.BoolVar(&c.verify, "verify-bots", false, "refuse a bot without a matching SHA-256 in "+registry.LockFile+" beside it (kinrow bots lock)")
 	fs.BoolVar(&c.mtls, "bot-mtls", false, "talk to plugin bots over mutual TLS (a certificate per bot; docs/RELIABILITY.md)")
 	fs.Var(&c.sandbox, "sandbox", "run each bot in a sandbox: auto (the default: the full sandbox where the kernel allows it, else what it can, logged), require (refuse a bot without the full sandbox) or off (docs/RELIABILITY.md)")
 	fs.BoolVar(&c.network, "bot-network", false, "let sandboxed bots use the host's network (otherwise they have a loopback of their own only)")
-	fs.Var(&c.suspend, "bot-suspend", "suspend plugin bots, with everything they started, from their answer to their next request (no thinking on the opponent's time); --bot-suspend=NAME,NAME for those bots only")
+	c.suspend.All = true
+	fs.Var(&c.suspend, "bot-suspend", "suspend plugin bots, with everything they started, from their answer to their next request (no thinking on the opponent's time; on by default); --bot-suspend=NAME,NAME for those bots only, --bot-suspend=false for none")
 	fs.Lookup("bot-suspend").NoOptDefVal = "true"
 }
 
 // Containment is what the flags ask of the bot processes.
 func (c *Contain) Containment() pluginbot.Containment {
-	return pluginbot.Containment{Memory: int64(c.memory), Env: c.env, SuspendAll: c.suspend.All, Suspend: c.suspend.Names, MTLS: c.mtls,
+	return pluginbot.Containment{Memory: c.memory.Bytes(procrun.DefaultMemoryCap()), Limits: c.Limits(), Env: c.env, SuspendAll: c.suspend.All, Suspend: c.suspend.Names, MTLS: c.mtls,
 		Sandbox: c.sandbox.Mode, Network: c.network}
+}
+
+// Limits are the limits the flags ask beyond memory: the defaults
+// (procrun.DefaultLimits) unless changed.
+func (c *Contain) Limits() procrun.Limits {
+	def := procrun.DefaultLimits()
+	return procrun.Limits{Pids: c.pids.Limit(def.Pids), FileSize: c.fsize.Bytes(def.FileSize), CPUs: float64(c.cpus)}
 }
 
 // Options reads --bot-opt KEY=VALUE options.

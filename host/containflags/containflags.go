@@ -9,6 +9,7 @@ package containflags
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/go-hclog"
@@ -31,8 +32,8 @@ func (s *Sandbox) Set(v string) (err error) {
 }
 
 // Suspend is --bot-suspend: alone (or =true) every plugin bot, =NAME,NAME
-// those bots, =false none. Give it "true" as the value when the flag
-// stands alone (pflag's NoOptDefVal).
+// those bots only, =false none. Give it "true" as the value when the flag
+// stands alone (pflag's NoOptDefVal); its default is All.
 type Suspend struct {
 	All   bool
 	Names []string
@@ -58,33 +59,137 @@ func (s *Suspend) Set(v string) error {
 		s.All, s.Names = false, nil
 		return nil
 	}
+	var names []string
 	for _, n := range strings.Split(v, ",") {
 		if n = strings.TrimSpace(n); n == "" || strings.ContainsAny(n, "/\\ =") {
 			return fmt.Errorf("--bot-suspend %q: want no value (every plugin bot), true, false or bot names separated by commas", v)
 		}
-		s.Names = append(s.Names, n)
+		names = append(names, n)
 	}
+	s.All, s.Names = false, append(s.Names, names...)
 	return nil
 }
 
-// Memory is a size in bytes read by procrun.ParseSize (0: no cap).
-type Memory int64
+// NoLimit spells "no limit" for the limit flags (--bot-memory none,
+// --bot-pids none, --bot-file-size none).
+const NoLimit = "none"
+
+// Size is a size in bytes read by procrun.ParseSize, or NoLimit: --bot-memory
+// and --bot-file-size. The zero value is the flag not given (the default
+// applies); a negative one is NoLimit.
+type Size int64
 
 // Type names the accepted values in help.
-func (m *Memory) Type() string { return "SIZE" }
+func (m *Size) Type() string { return "SIZE|none" }
 
-func (m *Memory) String() string {
-	if *m == 0 {
+func (m *Size) String() string {
+	switch {
+	case *m == 0:
 		return ""
+	case *m < 0:
+		return NoLimit
 	}
 	return procrun.FormatSize(int64(*m))
 }
 
-// Set reads a size such as 350M or 2GiB.
-func (m *Memory) Set(s string) error {
+// Set reads a size such as 350M or 2GiB, or none.
+func (m *Size) Set(s string) error {
+	if strings.EqualFold(strings.TrimSpace(s), NoLimit) {
+		*m = -1
+		return nil
+	}
 	n, err := procrun.ParseSize(s)
-	*m = Memory(n)
-	return err
+	if err != nil {
+		return fmt.Errorf("%w, or %s (no limit)", err, NoLimit)
+	}
+	*m = Size(n)
+	return nil
+}
+
+// Bytes is the limit in bytes given def as the default: 0 for none.
+func (m Size) Bytes(def int64) int64 {
+	switch {
+	case m == 0:
+		return def
+	case m < 0:
+		return 0
+	}
+	return int64(m)
+}
+
+// Memory is --bot-memory (a Size).
+type Memory = Size
+
+// Pids is --bot-pids: a positive number of tasks, or NoLimit. The zero
+// value is the flag not given.
+type Pids int
+
+// Type names the accepted values in help.
+func (p *Pids) Type() string { return "N|none" }
+
+func (p *Pids) String() string {
+	switch {
+	case *p == 0:
+		return ""
+	case *p < 0:
+		return NoLimit
+	}
+	return strconv.Itoa(int(*p))
+}
+
+// Set reads a positive number of tasks, or none.
+func (p *Pids) Set(s string) error {
+	s = strings.TrimSpace(s)
+	if strings.EqualFold(s, NoLimit) {
+		*p = -1
+		return nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		return fmt.Errorf("--bot-pids %q: want a positive number of tasks (processes and threads) a bot may have at once, e.g. %d, or %s (no limit)", s, procrun.DefaultPids, NoLimit)
+	}
+	*p = Pids(n)
+	return nil
+}
+
+// Limit is the limit given def as the default: 0 for none.
+func (p Pids) Limit(def int) int {
+	switch {
+	case p == 0:
+		return def
+	case p < 0:
+		return 0
+	}
+	return int(p)
+}
+
+// CPUs is --bot-cpus: a CPU quota per bot, in CPUs (0.5, 2), or NoLimit
+// (the default: no quota).
+type CPUs float64
+
+// Type names the accepted values in help.
+func (c *CPUs) Type() string { return "CPUS|none" }
+
+func (c *CPUs) String() string {
+	if *c <= 0 {
+		return ""
+	}
+	return strconv.FormatFloat(float64(*c), 'g', -1, 64)
+}
+
+// Set reads a positive number of CPUs (at least 0.01), or none.
+func (c *CPUs) Set(s string) error {
+	s = strings.TrimSpace(s)
+	if strings.EqualFold(s, NoLimit) {
+		*c = 0
+		return nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(f >= 0.01 && f <= 1024) {
+		return fmt.Errorf("--bot-cpus %q: want the CPU time a bot may use per second of wall time, in CPUs from 0.01 to 1024 (e.g. 0.5 or 2), or %s", s, NoLimit)
+	}
+	*c = CPUs(f)
+	return nil
 }
 
 // Env lists environment variable names (repeatable).

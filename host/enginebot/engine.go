@@ -69,6 +69,8 @@ type Config struct {
 	// Memory caps the engine's memory with its descendants', in bytes (0:
 	// none): over it, the engine is killed and its forfeit says so.
 	Memory int64
+	// Limits are the engine's other limits (tasks, file size, CPU quota).
+	Limits procrun.Limits
 	// Env names host environment variables passed through to the engine
 	// beyond the minimal environment (procrun.MinimalEnv).
 	Env []string
@@ -167,7 +169,7 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	argv := append([]string{exe}, m.Command[1:]...)
 	log := cfg.Logger.Named(cfg.Display)
 	env := procrun.MinimalEnv(os.Environ(), cfg.Env, nil)
-	limits := procrun.Config{Name: "engine " + m.Name, Memory: cfg.Memory, Sandbox: Sandbox(m, argv, cfg)}
+	limits := procrun.Config{Name: "engine " + m.Name, Memory: cfg.Memory, Limits: cfg.Limits, Sandbox: Sandbox(m, argv, cfg)}
 	proc, err := startProcess(ctx, argv, m.Dir, env, limits, log)
 	if err != nil {
 		return nil, fmt.Errorf("engine %s: %w", m.Name, err)

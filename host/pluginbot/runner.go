@@ -31,6 +31,8 @@ type Containment struct {
 	// Memory caps each bot's memory with its descendants', in bytes; 0:
 	// none.
 	Memory int64
+	// Limits are each bot's other limits (tasks, file size, CPU quota).
+	Limits procrun.Limits
 	// Env names host environment variables each bot gets beyond the
 	// minimal environment (procrun.MinimalEnv).
 	Env []string
@@ -140,7 +142,7 @@ func newGroupRunner(logger hclog.Logger, cmd *exec.Cmd, c Containment, exe *os.F
 	cmd.Stdout, cmd.Stderr = outW, errW
 	pr, pw := io.Pipe()
 	r := &groupRunner{logger: logger, cmd: cmd, stdout: closeAtEOF{stdout}, stderr: pr, realErr: stderr, path: cmd.Path,
-		socketDir: socketDir, limits: procrun.Config{Name: "bot " + filepath.Base(cmd.Path), Memory: c.Memory,
+		socketDir: socketDir, limits: procrun.Config{Name: "bot " + filepath.Base(cmd.Path), Memory: c.Memory, Limits: c.Limits,
 			Sandbox: procrun.Sandbox{Mode: c.Sandbox, Network: c.Network, Write: nonEmpty(socketDir), Exe: exe}}}
 	go func() {
 		defer pw.Close()

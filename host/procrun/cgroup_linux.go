@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,18 +21,23 @@ const cgroupPrefix = "kinrow-"
 
 // hierarchy is where the host can make cgroups.
 type hierarchy struct {
-	v2     string // the host's own cgroup on the unified mount ("" if none is writable)
-	v1mem  string // the host's own v1 memory cgroup ("" if none is writable)
-	reason string // why v2 is not usable, when it is not
-	memWhy string // why no cgroup memory cap, when there is none
+	v2      string // the host's own cgroup on the unified mount ("" if none is writable)
+	v1mem   string // the host's own v1 memory cgroup ("" if none is writable)
+	v1pids  string // the host's own v1 pids cgroup ("" if none is writable)
+	v1cpu   string // the host's own v1 cpu cgroup ("" if none is writable)
+	reason  string // why v2 is not usable, when it is not
+	memWhy  string // why no cgroup memory cap, when there is none
+	pidsWhy string // why no cgroup tasks limit, when there is none
+	cpuWhy  string // why no cgroup CPU quota, when there is none
 }
 
 // mountPoints reads /proc/self/mountinfo: the unified mount and the v1
-// memory mount.
-func mountPoints() (unified, memory string) {
+// mount of each controller.
+func mountPoints() (unified string, v1 map[string]string) {
+	v1 = map[string]string{}
 	b, err := os.ReadFile("/proc/self/mountinfo")
 	if err != nil {
-		return "", ""
+		return "", v1
 	}
 	for _, line := range strings.Split(string(b), "\n") {
 		pre, post, ok := strings.Cut(line, " - ")
@@ -49,21 +55,22 @@ func mountPoints() (unified, memory string) {
 			}
 		case "cgroup":
 			for _, o := range strings.Split(g[2], ",") {
-				if o == "memory" && memory == "" {
-					memory = f[4]
+				if _, seen := v1[o]; !seen {
+					v1[o] = f[4]
 				}
 			}
 		}
 	}
-	return unified, memory
+	return unified, v1
 }
 
 // ownCgroups reads /proc/self/cgroup: the host's unified path and its v1
-// memory path.
-func ownCgroups() (unified, memory string, ok2, okMem bool) {
+// path in each controller's hierarchy.
+func ownCgroups() (unified string, ok2 bool, v1 map[string]string) {
+	v1 = map[string]string{}
 	b, err := os.ReadFile("/proc/self/cgroup")
 	if err != nil {
-		return "", "", false, false
+		return "", false, v1
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		parts := strings.SplitN(line, ":", 3)
@@ -74,20 +81,20 @@ func ownCgroups() (unified, memory string, ok2, okMem bool) {
 			unified, ok2 = parts[2], true
 		}
 		for _, c := range strings.Split(parts[1], ",") {
-			if c == "memory" {
-				memory, okMem = parts[2], true
+			if c != "" {
+				v1[c] = parts[2]
 			}
 		}
 	}
-	return unified, memory, ok2, okMem
+	return unified, ok2, v1
 }
 
 // findHierarchy finds where the host can make cgroups, trying to make (and
 // remove) one in each place.
 func findHierarchy() hierarchy {
 	var h hierarchy
-	umount, mmount := mountPoints()
-	upath, mpath, ok2, okMem := ownCgroups()
+	umount, mounts := mountPoints()
+	upath, ok2, own := ownCgroups()
 	switch {
 	case umount == "":
 		h.reason = "no cgroup2 (unified) mount"
@@ -101,18 +108,31 @@ func findHierarchy() hierarchy {
 			h.v2 = dir
 		}
 	}
-	switch {
-	case h.v2 != "" && controllerOn(h.v2, "memory"):
-		// v2 memory controller: the bot's cgroup gets memory.max.
-	case mmount == "" || !okMem:
-		h.memWhy = "no memory controller in the unified hierarchy and no v1 memory mount"
-	default:
-		dir := filepath.Join(mmount, mpath)
-		if err := tryMkdir(dir, "memory.limit_in_bytes"); err != nil {
-			h.memWhy = fmt.Sprintf("cannot make a v1 memory cgroup in %s: %v", dir, err)
-		} else {
-			h.v1mem = dir
+	// Each controller the unified hierarchy does not give the bot's
+	// cgroup is looked for on v1 (hybrid mode): a child of the host's own
+	// cgroup there, which the bot joins as it starts.
+	v1 := func(controller, file string) (dir, why string) {
+		if h.v2 != "" && controllerOn(h.v2, controller) {
+			return "", ""
 		}
+		mount, path := mounts[controller], own[controller]
+		if mount == "" || path == "" {
+			return "", fmt.Sprintf("no %s controller in the unified hierarchy and no v1 %s mount", controller, controller)
+		}
+		dir = filepath.Join(mount, path)
+		if err := tryMkdir(dir, file); err != nil {
+			return "", fmt.Sprintf("cannot make a v1 %s cgroup in %s: %v", controller, dir, err)
+		}
+		return dir, ""
+	}
+	h.v1mem, h.memWhy = v1("memory", "memory.limit_in_bytes")
+	h.v1pids, h.pidsWhy = v1("pids", "pids.max")
+	h.v1cpu, h.cpuWhy = v1("cpu", "cpu.cfs_quota_us")
+	if h.v2 == "" {
+		// Without a v2 cgroup the bot has no cgroup to hold it, and no v1
+		// one is made for it either.
+		h.v1mem, h.v1pids, h.v1cpu = "", "", ""
+		h.memWhy, h.pidsWhy, h.cpuWhy = "no cgroup: "+h.reason, "no cgroup: "+h.reason, "no cgroup: "+h.reason
 	}
 	return h
 }
@@ -138,11 +158,13 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// cgroup is a bot's container on cgroup v2 (with a v1 memory cgroup beside
-// it in hybrid mode).
+// cgroup is a bot's container on cgroup v2 (with v1 memory, pids and
+// cpu cgroups beside it in hybrid mode, each where its controller is not on
+// v2).
 type cgroup struct {
-	dir    string // the bot's v2 cgroup
-	memDir string // the bot's v1 memory cgroup, "" if none
+	dir    string   // the bot's v2 cgroup
+	memDir string   // the bot's v1 memory cgroup, "" if none
+	v1     []string // every v1 cgroup of the bot (memDir among them), joined at start
 	fd     *os.File
 	limit  int64
 	placed bool // the leader went in at clone time
@@ -158,6 +180,10 @@ type cgroup struct {
 	cpuBuf  [512]byte // what cpu reads it into
 }
 
+// cpuPeriod is the period of a CPU quota (cpu.max, cpu.cfs_period_us), in
+// microseconds: the kernel's default.
+const cpuPeriod = 100000
+
 // newCgroup makes the bot's cgroups under h.
 func newCgroup(h hierarchy, cfg Config) (*cgroup, error) {
 	name := fmt.Sprintf("%s%d-%s", cgroupPrefix, os.Getpid(), newID())
@@ -165,33 +191,77 @@ func newCgroup(h hierarchy, cfg Config) (*cgroup, error) {
 	if err := os.Mkdir(c.dir, 0o755); err != nil {
 		return nil, fmt.Errorf("make the bot's cgroup: %w", err)
 	}
+	fail := func(what string, err error) (*cgroup, error) {
+		c.release()
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
 	if cfg.Memory > 0 {
 		switch {
 		case exists(filepath.Join(c.dir, "memory.max")):
 			if err := writeFile(filepath.Join(c.dir, "memory.max"), strconv.FormatInt(cfg.Memory, 10)); err != nil {
-				c.release()
-				return nil, fmt.Errorf("cap the bot's memory: %w", err)
+				return fail("cap the bot's memory", err)
 			}
 			_ = writeFile(filepath.Join(c.dir, "memory.swap.max"), "0")
 		case h.v1mem != "":
-			c.memDir = filepath.Join(h.v1mem, name)
-			if err := os.Mkdir(c.memDir, 0o755); err != nil {
-				c.memDir = ""
-				c.release()
-				return nil, fmt.Errorf("make the bot's memory cgroup: %w", err)
+			dir, err := c.makeV1(h.v1mem, name)
+			if err != nil {
+				return fail("make the bot's memory cgroup", err)
 			}
-			if err := writeFile(filepath.Join(c.memDir, "memory.limit_in_bytes"), strconv.FormatInt(cfg.Memory, 10)); err != nil {
-				c.release()
-				return nil, fmt.Errorf("cap the bot's memory: %w", err)
+			c.memDir = dir
+			if err := writeFile(filepath.Join(dir, "memory.limit_in_bytes"), strconv.FormatInt(cfg.Memory, 10)); err != nil {
+				return fail("cap the bot's memory", err)
 			}
 			// Swap would let the bot past its cap; where swap accounting is off the file is absent.
-			_ = writeFile(filepath.Join(c.memDir, "memory.memsw.limit_in_bytes"), strconv.FormatInt(cfg.Memory, 10))
+			_ = writeFile(filepath.Join(dir, "memory.memsw.limit_in_bytes"), strconv.FormatInt(cfg.Memory, 10))
 		}
 	}
-	if cfg.Pids > 0 && exists(filepath.Join(c.dir, "pids.max")) {
-		_ = writeFile(filepath.Join(c.dir, "pids.max"), strconv.Itoa(cfg.Pids))
+	if n := cfg.Limits.Pids; n > 0 {
+		file := filepath.Join(c.dir, "pids.max")
+		if !exists(file) && h.v1pids != "" {
+			dir, err := c.makeV1(h.v1pids, name)
+			if err != nil {
+				return fail("make the bot's pids cgroup", err)
+			}
+			file = filepath.Join(dir, "pids.max")
+		}
+		if exists(file) {
+			if err := writeFile(file, strconv.Itoa(n)); err != nil {
+				return fail("limit the bot's tasks", err)
+			}
+		}
+	}
+	if q := cfg.Limits.CPUs; q > 0 {
+		quota := strconv.FormatInt(max(int64(q*cpuPeriod), 1000), 10)
+		switch {
+		case exists(filepath.Join(c.dir, "cpu.max")):
+			if err := writeFile(filepath.Join(c.dir, "cpu.max"), quota+" "+strconv.Itoa(cpuPeriod)); err != nil {
+				return fail("set the bot's CPU quota", err)
+			}
+		case h.v1cpu != "":
+			dir, err := c.makeV1(h.v1cpu, name)
+			if err != nil {
+				return fail("make the bot's cpu cgroup", err)
+			}
+			if err := writeFile(filepath.Join(dir, "cpu.cfs_period_us"), strconv.Itoa(cpuPeriod)); err != nil {
+				return fail("set the bot's CPU quota", err)
+			}
+			if err := writeFile(filepath.Join(dir, "cpu.cfs_quota_us"), quota); err != nil {
+				return fail("set the bot's CPU quota", err)
+			}
+		}
 	}
 	return c, nil
+}
+
+// makeV1 makes the bot's cgroup name under parent, a v1 hierarchy's
+// cgroup of the host; the bot joins it as it starts.
+func (c *cgroup) makeV1(parent, name string) (string, error) {
+	dir := filepath.Join(parent, name)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return "", err
+	}
+	c.v1 = append(c.v1, dir)
+	return dir, nil
 }
 
 func writeFile(path, s string) error {
@@ -229,11 +299,12 @@ func (c *cgroup) started(pid int) error {
 			return fmt.Errorf("move the bot into its cgroup: %w", err)
 		}
 	}
-	if c.memDir != "" {
-		// The v1 memory cgroup cannot be entered at clone time: the bot
-		// joins it as it starts, before it has had time to fork.
-		if err := writeFile(filepath.Join(c.memDir, "cgroup.procs"), strconv.Itoa(pid)); err != nil {
-			return fmt.Errorf("move the bot into its memory cgroup: %w", err)
+	for _, dir := range c.v1 {
+		// A v1 cgroup cannot be entered at clone time: the bot joins it as
+		// it starts, before it has had time to fork (in the sandbox, before
+		// its init is let go).
+		if err := writeFile(filepath.Join(dir, "cgroup.procs"), strconv.Itoa(pid)); err != nil {
+			return fmt.Errorf("move the bot into its cgroup %s: %w", dir, err)
 		}
 	}
 	return nil
@@ -344,10 +415,15 @@ func (c *cgroup) release() {
 		c.over, c.hit, c.peak = c.memory()
 		c.gone = true
 	}
-	if c.memDir != "" {
-		if os.Remove(c.memDir) == nil || !exists(c.memDir) {
-			c.memDir = ""
+	kept := c.v1[:0]
+	for _, dir := range c.v1 {
+		if os.Remove(dir) != nil && exists(dir) {
+			kept = append(kept, dir)
 		}
+	}
+	c.v1 = kept
+	if !slices.Contains(c.v1, c.memDir) {
+		c.memDir = ""
 	}
 	_ = os.Remove(c.dir)
 }
@@ -389,7 +465,7 @@ func readInt(path string) (int64, bool) {
 func RemoveStale() []string {
 	h := sharedHierarchy()
 	var removed []string
-	for _, parent := range []string{h.v2, h.v1mem} {
+	for _, parent := range []string{h.v2, h.v1mem, h.v1pids, h.v1cpu} {
 		if parent == "" {
 			continue
 		}

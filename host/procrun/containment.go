@@ -14,6 +14,14 @@ type Containment struct {
 	KillAll bool   // Kill ends every descendant, escaped or not
 	CPU     bool   // CPU time is accounted
 	Memory  string // how a memory cap is enforced, "" if it cannot be
+	// Tasks says how a tasks limit (Limits.Pids) is enforced, "" if no
+	// cgroup can (RLIMIT_NPROC, a second wall, applies where the sandbox
+	// gives the bot a uid of its own: SandboxStatus.OwnUID).
+	Tasks string
+	// FileSize says how Limits.FileSize is enforced, "" if it cannot be.
+	FileSize string
+	// CPUQuota says how Limits.CPUs is enforced, "" if it cannot be.
+	CPUQuota string
 }
 
 // String is the start-up log's one-line account.
@@ -24,11 +32,8 @@ func (c Containment) String() string {
 		fmt.Fprintf(&b, " under %s", c.Where)
 	}
 	fmt.Fprintf(&b, "; suspend all: %s; kill all: %s; cpu time: %s; memory cap: ", yes(c.Freeze), yes(c.KillAll), yes(c.CPU))
-	if c.Memory == "" {
-		b.WriteString("none")
-	} else {
-		b.WriteString(c.Memory)
-	}
+	b.WriteString(orNone(c.Memory))
+	fmt.Fprintf(&b, "; tasks: %s; file size: %s; cpu quota: %s", orNone(c.Tasks), orNone(c.FileSize), orNone(c.CPUQuota))
 	if c.Why != "" {
 		fmt.Fprintf(&b, " (no cgroup: %s)", c.Why)
 	}
@@ -40,4 +45,12 @@ func yes(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// orNone is s, or "none" when empty.
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }

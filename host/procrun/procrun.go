@@ -19,11 +19,60 @@ type Config struct {
 	// Memory caps the memory of the bot and its descendants, in bytes; 0
 	// leaves it uncapped.
 	Memory int64
-	// Pids caps how many processes and threads the bot may have at once
-	// where the pids controller is enabled; 0 leaves it uncapped.
-	Pids int
+	// Limits are the bot's other limits.
+	Limits Limits
 	// Sandbox is what the bot may reach of the host (on by default).
 	Sandbox Sandbox
+}
+
+// Limits are what a bot may use beyond memory, with everything it started;
+// a zero field sets no limit. DefaultLimits are the host's defaults.
+type Limits struct {
+	// Pids caps how many tasks (processes and threads) the bot may have at
+	// once: pids.max of its cgroup (v2, else v1 in hybrid mode), and, where
+	// the bot runs as a uid of its own (a root host's sandbox), RLIMIT_NPROC
+	// of that uid as a second wall.
+	Pids int
+	// FileSize caps the size of any file the bot writes, in bytes
+	// (RLIMIT_FSIZE: a write past it fails with EFBIG after SIGXFSZ).
+	FileSize int64
+	// CPUs caps the bot's CPU time per second of wall time, in CPUs (0.5:
+	// half of one CPU; 2: two CPUs): cpu.max of its cgroup, else the v1 cpu
+	// controller's CFS quota.
+	CPUs float64
+}
+
+// The default limits: what a contest judge sets for every program it runs.
+const (
+	// DefaultPids is the default tasks limit: room for a JVM's or a
+	// multi-threaded engine's threads, not for a fork bomb.
+	DefaultPids = 256
+	// DefaultFileSize is the default file size limit, the size of the
+	// box's private /tmp.
+	DefaultFileSize = 256 << 20
+	// DefaultMemory is the default memory cap where a cgroup can hold it
+	// (DefaultMemoryCap).
+	DefaultMemory = 1 << 30
+)
+
+// DefaultLimits are the limits every bot gets unless the host is told
+// otherwise (--bot-pids, --bot-file-size); no CPU quota (--bot-cpus): the
+// side not to move is suspended instead.
+func DefaultLimits() Limits {
+	return Limits{Pids: DefaultPids, FileSize: DefaultFileSize}
+}
+
+// check refuses negative limits.
+func (l Limits) check() error {
+	switch {
+	case l.Pids < 0:
+		return fmt.Errorf("tasks limit %d is negative", l.Pids)
+	case l.FileSize < 0:
+		return fmt.Errorf("file size limit %d is negative", l.FileSize)
+	case l.CPUs < 0 || l.CPUs != l.CPUs:
+		return fmt.Errorf("CPU quota %v is not a positive number of CPUs", l.CPUs)
+	}
+	return nil
 }
 
 // KillTimeout bounds how long Kill waits for the bot's processes to go.
@@ -98,6 +147,9 @@ func Start(ctx context.Context, cmd *exec.Cmd, cfg Config) (*Process, error) {
 	if cfg.Memory < 0 {
 		return nil, fmt.Errorf("start %s: memory cap %d is negative", cfg.Name, cfg.Memory)
 	}
+	if err := cfg.Limits.check(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", cfg.Name, err)
+	}
 	b, err := sandboxFor(cmd, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", cfg.Name, err)
@@ -134,6 +186,11 @@ func Start(ctx context.Context, cmd *exec.Cmd, cfg Config) (*Process, error) {
 		b.startedChild()
 	}
 	err = c.started(p.pid)
+	if err == nil {
+		// On the box's init, before it is let go: what it executes, and all
+		// that starts, inherit them.
+		err = setRlimits(p.pid, cfg.Limits, b != nil && b.ownUID())
+	}
 	if err == nil && b != nil {
 		err = b.release(ctx)
 	} else if b != nil {

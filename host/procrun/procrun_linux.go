@@ -50,9 +50,22 @@ func Detect() Containment {
 		default:
 			c.Memory = "RLIMIT_AS (" + h.memWhy + ")"
 		}
+		switch {
+		case controllerOn(h.v2, "pids"):
+			c.Tasks = "cgroup v2 pids.max"
+		case h.v1pids != "":
+			c.Tasks = "cgroup v1 pids (" + h.v1pids + ")"
+		}
+		switch {
+		case controllerOn(h.v2, "cpu"):
+			c.CPUQuota = "cgroup v2 cpu.max"
+		case h.v1cpu != "":
+			c.CPUQuota = "cgroup v1 cpu (" + h.v1cpu + ")"
+		}
+		c.FileSize = "RLIMIT_FSIZE"
 		return c
 	}
-	c := Containment{Kind: "process group + child subreaper", Why: h.reason, Freeze: true, KillAll: true, CPU: true, Memory: "RLIMIT_AS"}
+	c := Containment{Kind: "process group + child subreaper", Why: h.reason, Freeze: true, KillAll: true, CPU: true, Memory: "RLIMIT_AS", FileSize: "RLIMIT_FSIZE"}
 	if err := subreaper(); err != nil {
 		c.Kind = "process group"
 		c.KillAll, c.Freeze = false, false

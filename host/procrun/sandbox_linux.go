@@ -360,3 +360,8 @@ func (b *box) close() {
 		}
 	}
 }
+
+// ownUID reports whether the box runs the bot as a uid of its own (the
+// host is root), so a limit counted per uid (RLIMIT_NPROC) counts this bot
+// only.
+func (b *box) ownUID() bool { return b.cfg.UID != os.Getuid() }

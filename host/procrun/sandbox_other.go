@@ -30,3 +30,4 @@ func (*box) prepare(*exec.Cmd) error       { return nil }
 func (*box) startedChild()                 {}
 func (*box) release(context.Context) error { return nil }
 func (*box) close()                        {}
+func (*box) ownUID() bool                  { return false }

@@ -182,7 +182,7 @@ func (l *Registry) startEngine(ctx context.Context, e botpath.Entry, display str
 	var eng *enginebot.Engine
 	eng, err = enginebot.Start(ctx, enginebot.Config{
 		Manifest: m, Display: display, Options: opts, Logger: l.cfg.Logger, StartTimeout: l.cfg.StartTimeout,
-		Tolerance: l.cfg.GomocupTolerance, Memory: memory, Env: append(slices.Clone(l.cfg.Containment.Env), m.Env...),
+		Tolerance: l.cfg.GomocupTolerance, Memory: memory, Limits: l.cfg.Containment.Limits, Env: append(slices.Clone(l.cfg.Containment.Env), m.Env...),
 		Sandbox: l.cfg.Containment.Sandbox, Network: l.cfg.Containment.Network, Exe: exe,
 		OnClose: func() {
 			l.mu.Lock()

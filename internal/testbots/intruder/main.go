@@ -27,10 +27,11 @@ import (
 var optionNames = map[string]string{
 	"show":   "environ: variable names (comma-separated) whose values to print",
 	"out":    "records: the records file's name (default: any *.jsonl)",
-	"marker": "cgroup: the child's argv[2]; network: written on the connection",
+	"marker": "cgroup: the child's argv[2]; network: written on the connection; forks: digits naming the children",
 	"addr":   "network: host:port to connect to",
 	"dir":    "files: host directories (comma-separated) to write " + attack.FileName + " into",
 	"secret": "files: a host file to read and print",
+	"count":  "forks: children to start; fill: MiB to write (attack_limits.go)",
 }
 
 type bot struct {
@@ -43,7 +44,7 @@ func (*bot) Info() botapi.Info {
 			Help: "the escape to try at the first genmove"},
 		tb.IntOption("depth", "2", "environ, records, ptrace: the parent and its ancestors, this many processes"),
 	}
-	for _, name := range []string{"show", "out", "marker", "addr", "dir", "secret"} {
+	for _, name := range []string{"show", "out", "marker", "addr", "dir", "secret", "count"} {
 		opts = append(opts, botapi.Option{Name: name, Type: botapi.OptionString, Help: optionNames[name]})
 	}
 	return tb.Info("intruder", opts...)
@@ -52,7 +53,7 @@ func (*bot) Info() botapi.Info {
 // options are the attack's options from the bot's values.
 func options(get func(string) string, rules engine.Rules) attack.Options {
 	o := attack.Options{"rules": rules.String()}
-	for _, name := range []string{"show", "out", "marker", "addr", "dir", "secret", "depth"} {
+	for _, name := range []string{"show", "out", "marker", "addr", "dir", "secret", "depth", "count"} {
 		o[name] = get(name)
 	}
 	return o

@@ -72,10 +72,10 @@ import (
 )
 
 // Names lists the attacks.
-var Names = []string{"environ", "records", "ptrace", "cgroup", "network", "files", "fds"}
+var Names = []string{"environ", "records", "ptrace", "cgroup", "network", "files", "fds", "forks", "fill"}
 
 // Options are an attack's settings, by the names of the bot's options:
-// show, out, depth, marker, addr, dir, secret; and rules, the rules string
+// show, out, depth, marker, addr, dir, secret, count; and rules, the rules string
 // of the game (for the forged record).
 type Options map[string]string
 
@@ -113,6 +113,10 @@ func Run(name string, o Options) string {
 		got, err = files(o)
 	case "fds":
 		got, err = fds()
+	case "forks":
+		got, err = forks(o)
+	case "fill":
+		got, err = fill(o)
 	default:
 		err = fmt.Errorf("no attack %q: accepted are %s", name, strings.Join(Names, ", "))
 	}

@@ -1,0 +1,121 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// sleepArg is attack.SleepArg (internal/testbots/intruder/attack is not
+// a dependency of the host's tests): the forks attack's children's
+// argument for a marker of digits.
+func sleepArg(marker string) string { return "3600." + marker }
+
+// digitsToken is a fresh marker of digits.
+func digitsToken(t *testing.T) string {
+	t.Helper()
+	return strconv.FormatUint(uint64(time.Now().UnixNano())%1e12, 10) + strconv.Itoa(os.Getpid()%1000)
+}
+
+// A fork bomb, bounded: the intruder starts up to 2,000 sleeping
+// children. Under --bot-pids 64 it gets fewer than 64 (its own threads
+// count), by the bot's cgroup (pids.max, v2 or v1) or, under the sandbox
+// as root, RLIMIT_NPROC of its box uid; and none of them is left after the
+// match. With the default (256) it gets fewer than 256.
+func TestLimitsForkBomb(t *testing.T) {
+	c := procrunDetect()
+	if !strings.Contains(c, "tasks: ") || strings.Contains(c, "tasks: none") {
+		t.Skipf("no tasks limit here (%s)", c)
+	}
+	got := regexp.MustCompile(`forks: got (\d+) of`)
+	for _, tc := range []struct {
+		name  string
+		mode  string
+		args  []string
+		limit int
+	}{
+		{"off/64", modeOff, []string{"--bot-pids", "64"}, 64},
+		{"sandbox/64", modeSandbox, []string{"--bot-pids", "64"}, 64},
+		{"sandbox/default", modeSandbox, nil, 256},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.mode != modeOff {
+				needSandbox(t)
+			}
+			marker := digitsToken(t)
+			arg := sleepArg(marker)
+			t.Cleanup(func() {
+				for _, pid := range markedProcesses(arg) {
+					_ = syscall.Kill(pid, syscall.SIGKILL)
+				}
+			})
+			in := intrudeHost(t, "plugin", "", tc.mode, "forks", map[string]string{"marker": marker}, nil, tc.args)
+			m := got.FindStringSubmatch(in.line)
+			if m == nil {
+				t.Fatalf("the intruder got no child: %s", in.line)
+			}
+			if n, _ := strconv.Atoi(m[1]); n >= tc.limit {
+				t.Errorf("under a tasks limit of %d the intruder started %d children: %s", tc.limit, n, in.line)
+			}
+			left := markedProcesses(arg)
+			for end := time.Now().Add(5 * time.Second); len(left) > 0 && time.Now().Before(end); {
+				time.Sleep(20 * time.Millisecond)
+				left = markedProcesses(arg)
+			}
+			if len(left) > 0 {
+				t.Errorf("%d of the intruder's children are left after the match: %v", len(left), left[:min(len(left), 10)])
+			}
+		})
+	}
+}
+
+// A file as big as the disk, bounded: the intruder writes a 32 MiB file
+// into a host directory (no sandbox) and into its /tmp (the sandbox);
+// under --bot-file-size 8M no file grows past 8 MiB.
+func TestLimitsFileSize(t *testing.T) {
+	for _, mode := range []string{modeOff, modeSandbox} {
+		t.Run(mode, func(t *testing.T) {
+			if mode != modeOff {
+				needSandbox(t)
+			}
+			opts := map[string]string{"count": "32"}
+			if mode == modeOff {
+				opts["dir"] = t.TempDir()
+			}
+			in := intrudeHost(t, "plugin", "", mode, "fill", opts, nil, []string{"--bot-file-size", "8M"})
+			m := regexp.MustCompile(`fill: got wrote (\d+) bytes`).FindStringSubmatch(in.line)
+			if m == nil {
+				t.Fatalf("the intruder wrote nothing: %s", in.line)
+			}
+			if n, _ := strconv.ParseInt(m[1], 10, 64); n > 8<<20 {
+				t.Errorf("under --bot-file-size 8M the intruder wrote a file of %s bytes: %s", m[1], in.line)
+			}
+			if !strings.Contains(in.line, "file too large") {
+				t.Errorf("the intruder's write was not refused as too large: %s", in.line)
+			}
+		})
+	}
+}
+
+// A memory hog without --bot-memory: the default cap (1 GiB where a cgroup
+// holds it) stops it, and it forfeits for memory; the host lives on.
+func TestLimitsMemoryByDefault(t *testing.T) {
+	if c := procrunDetect(); !strings.Contains(c, "memory cap: cgroup") {
+		t.Skipf("no cgroup memory controller here, so no memory cap by default (%s)", c)
+	}
+	h := startHost(t)
+	if took := h.oForfeits("5000", "hog"); took > 4*time.Second {
+		t.Errorf("the hog was stopped after %v: not by its cap", took)
+	}
+	res := h.ok("kinrow-result")
+	if !strings.Contains(res, "forfeit") || !strings.Contains(res, "over its memory cap of 1 GiB (peak") {
+		t.Errorf("kinrow-result = %q, want a forfeit over the default cap of 1 GiB", res)
+	}
+	h.ok("kinrow-load o random")
+}
