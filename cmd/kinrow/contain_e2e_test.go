@@ -449,36 +449,47 @@ func procCPU(pid int) (time.Duration, bool) {
 	return time.Duration(u+s) * (time.Second / 100), true
 }
 
-// --bot-suspend=spinner: the spinner's busy child, started at its genmove
-// and left running after its answer, uses no CPU while its opponent
-// thinks, and the spinner answers its next genmove.
+// By default, and under --bot-suspend=spinner, the spinner's busy child,
+// started at its genmove and left running after its answer, uses no CPU
+// while its opponent thinks, and the spinner answers its next genmove.
 func TestBotSuspendStopsThinkingOnOpponentsTime(t *testing.T) {
 	if c := procrunDetect(); !strings.Contains(c, "suspend all: yes") {
 		t.Skipf("neither cgroup.freeze nor SIGSTOP of a bot's processes works here (%s)", c)
 	}
-	h := startHost(t, "--bot-suspend=spinner", "--sandbox=off")
-	pidfile := filepath.Join(h.tmp, "child.pid")
-	h.ok("rules tictactoe")
-	h.ok("kinrow-movetime 2000")
-	h.ok("kinrow-load o spinner pidfile=" + pidfile)
-	h.ok("play x b2")
-	h.ok("genmove o")
-	child := testbuild.ReadPid(t, pidfile)
-	// Suspended at most 100 ms after its answer (its busy goroutine never
-	// lets it go idle): wait well past that, then watch it for a second.
-	time.Sleep(500 * time.Millisecond)
-	c0, ok := procCPU(child)
-	if !ok {
-		t.Fatal("the spinner's busy child is gone")
-	}
-	time.Sleep(time.Second)
-	c1, _ := procCPU(child)
-	if d := c1 - c0; d > 30*time.Millisecond {
-		t.Errorf("the suspended spinner's busy child used %v of CPU in 1 s while its opponent thought", d)
-	}
-	h.ok("play x c3")
-	if got := h.ok("genmove o"); got == "resign" {
-		t.Errorf("the spinner's second genmove: resign (%s)", h.ok("kinrow-result"))
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"default", nil},
+		{"named", []string{"--bot-suspend=spinner"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := startHost(t, append([]string{"--sandbox=off"}, tc.args...)...)
+			pidfile := filepath.Join(h.tmp, "child.pid")
+			h.ok("rules tictactoe")
+			h.ok("kinrow-movetime 2000")
+			h.ok("kinrow-load o spinner pidfile=" + pidfile)
+			h.ok("play x b2")
+			h.ok("genmove o")
+			child := testbuild.ReadPid(t, pidfile)
+			// Suspended at most 100 ms after its answer (its busy goroutine
+			// never lets it go idle): wait well past that, then watch it for
+			// a second.
+			time.Sleep(500 * time.Millisecond)
+			c0, ok := procCPU(child)
+			if !ok {
+				t.Fatal("the spinner's busy child is gone")
+			}
+			time.Sleep(time.Second)
+			c1, _ := procCPU(child)
+			if d := c1 - c0; d > 30*time.Millisecond {
+				t.Errorf("the suspended spinner's busy child used %v of CPU in 1 s while its opponent thought", d)
+			}
+			h.ok("play x c3")
+			if got := h.ok("genmove o"); got == "resign" {
+				t.Errorf("the spinner's second genmove: resign (%s)", h.ok("kinrow-result"))
+			}
+		})
 	}
 }
 

@@ -4,12 +4,15 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kinrow/kinrow/internal/testbuild"
 )
 
 // sleepArg is attack.SleepArg (internal/testbots/intruder/attack is not
@@ -118,4 +121,33 @@ func TestLimitsMemoryByDefault(t *testing.T) {
 		t.Errorf("kinrow-result = %q, want a forfeit over the default cap of 1 GiB", res)
 	}
 	h.ok("kinrow-load o random")
+}
+
+// --bot-cpus 0.1 with --bot-suspend=false: the spinner's busy child and
+// busy goroutine (two CPUs' worth of demand) get at most a tenth of a CPU
+// between them; the child is watched for 2 s of wall time and may use at
+// most 0.5 s (the quota allows 0.2 s).
+func TestLimitsCPUQuota(t *testing.T) {
+	if c := procrunDetect(); strings.Contains(c, "cpu quota: none") {
+		t.Skipf("no CPU quota here (%s)", c)
+	}
+	h := startHost(t, "--sandbox=off", "--bot-suspend=false", "--bot-cpus", "0.1")
+	pidfile := filepath.Join(h.tmp, "child.pid")
+	h.ok("rules tictactoe")
+	h.ok("kinrow-movetime 5000")
+	h.ok("kinrow-load o spinner pidfile=" + pidfile)
+	h.ok("play x b2")
+	h.ok("genmove o")
+	child := testbuild.ReadPid(t, pidfile)
+	c0, ok := procCPU(child)
+	if !ok {
+		t.Fatal("the spinner's busy child is gone")
+	}
+	time.Sleep(2 * time.Second)
+	c1, _ := procCPU(child)
+	if d := c1 - c0; d > 500*time.Millisecond {
+		t.Errorf("under --bot-cpus 0.1 the spinner's busy child used %v of CPU in 2 s", d)
+	} else {
+		t.Logf("the spinner's busy child used %v of CPU in 2 s", d)
+	}
 }
