@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kinrow/kinrow/host/botflags"
 	"github.com/kinrow/kinrow/host/botpath"
+	"github.com/kinrow/kinrow/host/containflags"
 	"github.com/kinrow/kinrow/host/procrun"
 	"github.com/kinrow/kinrow/host/registry"
 )
@@ -28,7 +30,13 @@ func doctorCommand(e env) *cobra.Command {
 				fmt.Fprintln(w, "  no cgroup because:", c.Why)
 			}
 			exe, _ := os.Executable()
-			fmt.Fprintf(w, "sandbox: %s\nbot directories: %v\n", procrun.SandboxDetect(), botpath.Default(os.Getenv(botpath.EnvVar), exe).Dirs)
+			sb := procrun.SandboxDetect()
+			fmt.Fprintf(w, "sandbox: %s\n", sb)
+			fmt.Fprintln(w, "limits (per bot, with all it starts; the defaults, which flags change):")
+			for _, l := range containflags.Limits(containflags.DefaultSettings(), c, sb) {
+				fmt.Fprintf(w, "  %-15s %s\n", l.Name+":", strings.TrimPrefix(l.String(), l.Name+": "))
+			}
+			fmt.Fprintf(w, "bot directories: %v\n", botpath.Default(os.Getenv(botpath.EnvVar), exe).Dirs)
 			return nil
 		})
 }

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -59,6 +60,9 @@ func TestLimitsForkBomb(t *testing.T) {
 				}
 			})
 			in := intrudeHost(t, "plugin", "", tc.mode, "forks", map[string]string{"marker": marker}, nil, tc.args)
+			if say := fmt.Sprintf("tasks: %d (--bot-pids): in force by", tc.limit); !strings.Contains(in.log, say) {
+				t.Errorf("the start-up log does not say %q", say)
+			}
 			m := got.FindStringSubmatch(in.line)
 			if m == nil {
 				t.Fatalf("the intruder got no child: %s", in.line)

@@ -63,8 +63,17 @@ func (h *Host) Logger(stderr io.Writer) (hclog.Logger, error) {
 // executable, starting them as the flags say; it refuses --sandbox=require
 // where the kernel gives no full sandbox.
 func (h *Host) Loader(log hclog.Logger) (*registry.Registry, error) {
-	containflags.LogContainment(log, h.Contain.sandbox.Mode)
-	if err := containflags.CheckSandbox(h.Contain.sandbox.Mode); err != nil {
+	mode := h.Contain.sandbox.Mode
+	var sb procrun.SandboxStatus
+	if mode != procrun.SandboxOff {
+		sb = procrun.SandboxDetect()
+	}
+	limits := containflags.Limits(h.Contain.Settings(), procrun.Detect(), sb)
+	containflags.LogContainment(log, mode, limits)
+	if err := containflags.CheckSandbox(mode); err != nil {
+		return nil, err
+	}
+	if err := containflags.CheckLimits(mode, limits); err != nil {
 		return nil, err
 	}
 	return registry.New(registry.Config{
@@ -113,6 +122,12 @@ func (c *Contain) Register(fs *pflag.FlagSet) {
 func (c *Contain) Containment() pluginbot.Containment {
 	return pluginbot.Containment{Memory: c.memory.Bytes(procrun.DefaultMemoryCap()), Limits: c.Limits(), Env: c.env, SuspendAll: c.suspend.All, Suspend: c.suspend.Names, MTLS: c.mtls,
 		Sandbox: c.sandbox.Mode, Network: c.network}
+}
+
+// Settings are the limits the flags ask, for containflags.Limits.
+func (c *Contain) Settings() containflags.Settings {
+	return containflags.Settings{Memory: c.memory.Bytes(procrun.DefaultMemoryCap()), MemoryGiven: c.memory != 0,
+		Limits: c.Limits(), Suspend: c.suspend.All, Mode: c.sandbox.Mode}
 }
 
 // Limits are the limits the flags ask beyond memory: the defaults

@@ -1,10 +1,12 @@
 // Package containflags holds the values of the command-line flags that
 // say how bots are contained (--sandbox, --bot-suspend, --bot-memory,
-// --bot-env): each a flag value (String, Set and Type, as pflag.Value)
-// that checks its text through host/procrun and says what is accepted;
-// and the checks of what they ask: CheckSandbox refuses --sandbox=require
-// where the kernel gives no full sandbox, LogContainment says at start-up
-// how the bots are held.
+// --bot-pids, --bot-file-size, --bot-cpus, --bot-env): each a flag value
+// (String, Set and Type, as pflag.Value) that checks its text through
+// host/procrun and says what is accepted; the limits they ask as they
+// stand on this machine (Limits: in force or not, and by what); and the
+// checks of what they ask: CheckSandbox refuses --sandbox=require where the
+// kernel gives no full sandbox, CheckLimits where a default limit is not
+// in force, LogContainment says at start-up how the bots are held.
 package containflags
 
 import (
@@ -208,13 +210,14 @@ func (e *Env) Set(s string) error {
 	return nil
 }
 
-// LogContainment says at start-up how the bots are held.
-func LogContainment(log hclog.Logger, mode procrun.SandboxMode) {
+// LogContainment says at start-up how the bots are held, the sandbox and
+// each limit (Limits), in force or not.
+func LogContainment(log hclog.Logger, mode procrun.SandboxMode, limits []Limit) {
 	sb := "off (--sandbox=off)"
 	if mode != procrun.SandboxOff {
 		sb = procrun.SandboxDetect().String()
 	}
-	log.Info("bot containment", "in force", procrun.Detect().String(), "sandbox", sb)
+	log.Info("bot containment", "in force", procrun.Detect().String(), "sandbox", sb, "limits", limitsLine(limits))
 }
 
 // CheckSandbox refuses to go on under --sandbox=require without the full

@@ -89,3 +89,75 @@ func FuzzLimitFlags(f *testing.F) {
 		}
 	})
 }
+
+// Every limit says whether it is in force and by what, on each kind of
+// machine; --sandbox=require refuses where a default one is not, naming
+// it.
+func TestLimitsInForce(t *testing.T) {
+	cgroupV1 := procrun.Containment{Kind: "cgroup v2", Freeze: true, KillAll: true, CPU: true,
+		Memory: "cgroup v1 memory (/m)", Tasks: "cgroup v1 pids (/p)", FileSize: "RLIMIT_FSIZE", CPUQuota: "cgroup v1 cpu (/c)"}
+	noCgroup := procrun.Containment{Kind: "process group + child subreaper", Freeze: true, KillAll: true, CPU: true,
+		Memory: "RLIMIT_AS", FileSize: "RLIMIT_FSIZE"}
+	macOS := procrun.Containment{Kind: "process group"}
+	full := procrun.SandboxStatus{Full: true}
+	def := Settings{Memory: procrun.DefaultMemory, Limits: procrun.DefaultLimits(), Suspend: true}
+	noMemDefault := def
+	noMemDefault.Memory = 0
+	for _, tc := range []struct {
+		name    string
+		s       Settings
+		c       procrun.Containment
+		sb      procrun.SandboxStatus
+		want    map[string]string // limit name → what its line says
+		refused []string          // what --sandbox=require names
+	}{
+		{"cgroup v1, root", def, cgroupV1, full, map[string]string{
+			"tasks":        "256 (--bot-pids): in force by cgroup v1 pids (/p) + RLIMIT_NPROC of the box uid",
+			"memory":       "1 GiB (--bot-memory): in force by cgroup v1 memory (/m)",
+			"file size":    "256 MiB (--bot-file-size): in force by RLIMIT_FSIZE",
+			"CPU fairness": "in force by cgroup.freeze",
+			"CPU quota":    "none (--bot-cpus CPUS): off; can be set by cgroup v1 cpu (/c)",
+		}, nil},
+		{"no cgroup, not root", noMemDefault, noCgroup, procrun.SandboxStatus{}, map[string]string{
+			"tasks":  "NOT in force",
+			"memory": "NOT in force: only RLIMIT_AS here",
+		}, []string{"tasks", "memory"}},
+		{"macOS", noMemDefault, macOS, procrun.SandboxStatus{}, map[string]string{
+			"file size":    "NOT in force",
+			"CPU fairness": "NOT in force",
+		}, []string{"tasks", "memory", "file size", "CPU fairness"}},
+		{"everything lifted", Settings{MemoryGiven: true}, macOS, procrun.SandboxStatus{}, map[string]string{
+			"tasks":        "none (--bot-pids none): off",
+			"memory":       "none (--bot-memory none): off",
+			"CPU fairness": "not suspended",
+		}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			limits := Limits(tc.s, tc.c, tc.sb)
+			names := map[string]Limit{}
+			for _, l := range limits {
+				names[l.Name] = l
+			}
+			if _, ok := names["syscall filter"]; !ok {
+				t.Error("no syscall filter row")
+			}
+			for name, want := range tc.want {
+				if got := names[name].String(); !strings.Contains(got, want) {
+					t.Errorf("%s: %q, want it to say %q", name, got, want)
+				}
+			}
+			err := CheckLimits(procrun.SandboxRequire, limits)
+			if (err != nil) != (len(tc.refused) > 0) {
+				t.Fatalf("--sandbox=require: %v, want refused for %q", err, tc.refused)
+			}
+			for _, name := range tc.refused {
+				if !strings.Contains(err.Error(), name+": ") {
+					t.Errorf("--sandbox=require: %v does not name %s", err, name)
+				}
+			}
+			if err := CheckLimits(procrun.SandboxAuto, limits); err != nil {
+				t.Errorf("auto: %v", err)
+			}
+		})
+	}
+}

@@ -20,9 +20,13 @@
 //     clone time (CLONE_INTO_CGROUP); cgroup.freeze suspends, cgroup.kill
 //     ends every process in it (a `setsid -f` or double-forked child
 //     included), cpu.stat accounts CPU time, memory.max and pids.max cap
-//     it where those controllers are enabled. In hybrid mode the memory
-//     controller stays on v1: a child memory cgroup of the host's caps the
-//     bot there when it can be made (as root).
+//     it where those controllers are enabled, cpu.max holds it to a CPU
+//     quota. In hybrid mode the memory, pids and cpu controllers stay on
+//     v1: a child cgroup of the host's in each holds the bot there when it
+//     can be made (as root), joined as the bot starts.
+//   - On every Linux container, RLIMIT_FSIZE caps the files it writes, and
+//     RLIMIT_NPROC its tasks where the sandbox gives it a uid of its own
+//     (Limits; DefaultLimits are the host's defaults).
 //   - Linux without a cgroup it can make: the host becomes a child
 //     subreaper (PR_SET_CHILD_SUBREAPER), each bot's processes carry a
 //     marker in their environment (KINROW_BOT_ID), and Kill ends every
