@@ -122,7 +122,7 @@ func Limits(s Settings, c procrun.Containment, sb procrun.SandboxStatus) []Limit
 	case c.Freeze:
 		fair.InForce, fair.By = true, "SIGSTOP of its processes"
 	default:
-		fair.InForce, fair.By = false, "SIGSTOP of its process group only: what it started in a new session keeps running"
+		fair.InForce, fair.By = false, "the bot is suspended, not everything it started (containment: "+c.Kind+")"
 	}
 
 	quota := Limit{Name: "CPU quota", On: s.Limits.CPUs > 0}

@@ -21,7 +21,8 @@ func envKey(name string) string { return strings.ToUpper(name) }
 
 // Detect says which containment the bots started now get.
 func Detect() Containment {
-	return Containment{Kind: "job object", Freeze: false, KillAll: true, CPU: true, Memory: "job memory limit"}
+	return Containment{Kind: "job object", Freeze: false, KillAll: true, CPU: true, Memory: "job memory limit",
+		Tasks: "the job's active process limit (processes, not threads)"}
 }
 
 // RemoveStale has nothing to remove: a job dies with its last handle.
@@ -46,6 +47,11 @@ func newContainer(cfg Config) (container, error) {
 	if cfg.Memory > 0 {
 		info.BasicLimitInformation.LimitFlags |= windows.JOB_OBJECT_LIMIT_JOB_MEMORY
 		info.JobMemoryLimit = uintptr(cfg.Memory)
+	}
+	if cfg.Limits.Pids > 0 {
+		// Processes only: a job does not count threads.
+		info.BasicLimitInformation.LimitFlags |= windows.JOB_OBJECT_LIMIT_ACTIVE_PROCESS
+		info.BasicLimitInformation.ActiveProcessLimit = uint32(cfg.Limits.Pids)
 	}
 	if _, err := windows.SetInformationJobObject(h, windows.JobObjectExtendedLimitInformation,
 		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info))); err != nil {
