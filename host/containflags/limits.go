@@ -38,11 +38,10 @@ type Limit struct {
 	// On says a limit is asked (not "none").
 	On bool
 	// InForce says the machine enforces it; By says how, or why not.
+	// --sandbox=require refuses to start bots when a limit is asked (a
+	// default one, or one a flag set) and not in force.
 	InForce bool
 	By      string
-	// Default marks a limit the host sets by default: --sandbox=require
-	// refuses to start bots when it is asked and not in force.
-	Default bool
 }
 
 // String is the limit on one line: "tasks: 256 (--bot-pids): in force by
@@ -67,7 +66,7 @@ func Limits(s Settings, c procrun.Containment, sb procrun.SandboxStatus) []Limit
 	// RLIMIT_NPROC counts a uid's processes: a wall only where each bot
 	// has a uid of its own (the full sandbox of a root host).
 	ownUID := s.Mode != procrun.SandboxOff && sb.Full
-	tasks := Limit{Name: "tasks", Setting: fmt.Sprintf("%d (--bot-pids)", s.Limits.Pids), On: s.Limits.Pids > 0, Default: true}
+	tasks := Limit{Name: "tasks", Setting: fmt.Sprintf("%d (--bot-pids)", s.Limits.Pids), On: s.Limits.Pids > 0}
 	if !tasks.On {
 		tasks.Setting = "none (--bot-pids none)"
 	}
@@ -81,9 +80,12 @@ func Limits(s Settings, c procrun.Containment, sb procrun.SandboxStatus) []Limit
 	tasks.InForce, tasks.By = len(by) > 0, strings.Join(by, " + ")
 	if !tasks.InForce {
 		tasks.By = "no pids cgroup the host can make (v2 pids controller or v1 pids hierarchy) and no uid of its own per bot for RLIMIT_NPROC"
+		if c.TasksWhy != "" {
+			tasks.By += " (" + c.TasksWhy + ")"
+		}
 	}
 
-	mem := Limit{Name: "memory", Setting: procrun.FormatSize(s.Memory) + " (--bot-memory)", On: s.Memory > 0, Default: true}
+	mem := Limit{Name: "memory", Setting: procrun.FormatSize(s.Memory) + " (--bot-memory)", On: s.Memory > 0}
 	switch {
 	case !mem.On && !s.MemoryGiven && c.Memory != "" && !strings.HasPrefix(c.Memory, "cgroup"):
 		// The default needs a cgroup: RLIMIT_AS caps address space, which
@@ -103,7 +105,7 @@ func Limits(s Settings, c procrun.Containment, sb procrun.SandboxStatus) []Limit
 		mem.InForce, mem.By = true, c.Memory
 	}
 
-	fsize := Limit{Name: "file size", Setting: procrun.FormatSize(s.Limits.FileSize) + " (--bot-file-size)", On: s.Limits.FileSize > 0, Default: true}
+	fsize := Limit{Name: "file size", Setting: procrun.FormatSize(s.Limits.FileSize) + " (--bot-file-size)", On: s.Limits.FileSize > 0}
 	if !fsize.On {
 		fsize.Setting = "none (--bot-file-size none)"
 	}
@@ -112,7 +114,7 @@ func Limits(s Settings, c procrun.Containment, sb procrun.SandboxStatus) []Limit
 		fsize.By = "no RLIMIT_FSIZE the host can set on its bots on this platform"
 	}
 
-	fair := Limit{Name: "CPU fairness", Setting: "the side not to move suspended with all it started (--bot-suspend)", On: s.Suspend, Default: true}
+	fair := Limit{Name: "CPU fairness", Setting: "the side not to move suspended with all it started (--bot-suspend)", On: s.Suspend}
 	if !fair.On {
 		fair.Setting = "plugin bots not suspended (--bot-suspend=false, or named bots only)"
 	}
@@ -131,6 +133,9 @@ func Limits(s Settings, c procrun.Containment, sb procrun.SandboxStatus) []Limit
 		quota.InForce, quota.By = c.CPUQuota != "", c.CPUQuota
 		if !quota.InForce {
 			quota.By = "no cpu cgroup the host can make (v2 cpu controller or v1 cpu hierarchy)"
+			if c.CPUQuotaWhy != "" {
+				quota.By += " (" + c.CPUQuotaWhy + ")"
+			}
 		}
 	} else {
 		quota.Setting = "none (--bot-cpus CPUS)"
@@ -148,15 +153,15 @@ func syscallFilter(Settings) Limit {
 	return Limit{Name: "syscall filter", Setting: "none", By: "no seccomp filter in this build"}
 }
 
-// CheckLimits refuses to go on under --sandbox=require when a limit set
-// by default is asked and not in force here, naming each.
+// CheckLimits refuses to go on under --sandbox=require when a limit asked
+// (by default or by a flag) is not in force here, naming each.
 func CheckLimits(mode procrun.SandboxMode, limits []Limit) error {
 	if mode != procrun.SandboxRequire {
 		return nil
 	}
 	var missing []string
 	for _, l := range limits {
-		if l.Default && l.On && !l.InForce {
+		if l.On && !l.InForce {
 			missing = append(missing, l.String())
 		}
 	}

@@ -103,6 +103,8 @@ func TestLimitsInForce(t *testing.T) {
 	def := Settings{Memory: procrun.DefaultMemory, Limits: procrun.DefaultLimits(), Suspend: true}
 	noMemDefault := def
 	noMemDefault.Memory = 0
+	quota := noMemDefault
+	quota.Limits.CPUs = 0.5
 	for _, tc := range []struct {
 		name    string
 		s       Settings
@@ -122,6 +124,9 @@ func TestLimitsInForce(t *testing.T) {
 			"tasks":  "NOT in force",
 			"memory": "NOT in force: only RLIMIT_AS here",
 		}, []string{"tasks", "memory"}},
+		{"quota asked, no cgroup", quota, noCgroup, procrun.SandboxStatus{}, map[string]string{
+			"CPU quota": "0.5 CPUs (--bot-cpus): NOT in force",
+		}, []string{"tasks", "memory", "CPU quota"}},
 		{"macOS", noMemDefault, macOS, procrun.SandboxStatus{}, map[string]string{
 			"file size":    "NOT in force",
 			"CPU fairness": "NOT in force",

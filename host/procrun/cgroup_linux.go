@@ -108,11 +108,17 @@ func findHierarchy() hierarchy {
 			h.v2 = dir
 		}
 	}
+	if h.v2 == "" {
+		// Without a v2 cgroup the bot has no cgroup to hold it, and no v1
+		// one is made for it either.
+		h.memWhy, h.pidsWhy, h.cpuWhy = "no cgroup: "+h.reason, "no cgroup: "+h.reason, "no cgroup: "+h.reason
+		return h
+	}
 	// Each controller the unified hierarchy does not give the bot's
 	// cgroup is looked for on v1 (hybrid mode): a child of the host's own
 	// cgroup there, which the bot joins as it starts.
 	v1 := func(controller, file string) (dir, why string) {
-		if h.v2 != "" && controllerOn(h.v2, controller) {
+		if controllerOn(h.v2, controller) {
 			return "", ""
 		}
 		mount, path := mounts[controller], own[controller]
@@ -128,12 +134,6 @@ func findHierarchy() hierarchy {
 	h.v1mem, h.memWhy = v1("memory", "memory.limit_in_bytes")
 	h.v1pids, h.pidsWhy = v1("pids", "pids.max")
 	h.v1cpu, h.cpuWhy = v1("cpu", "cpu.cfs_quota_us")
-	if h.v2 == "" {
-		// Without a v2 cgroup the bot has no cgroup to hold it, and no v1
-		// one is made for it either.
-		h.v1mem, h.v1pids, h.v1cpu = "", "", ""
-		h.memWhy, h.pidsWhy, h.cpuWhy = "no cgroup: "+h.reason, "no cgroup: "+h.reason, "no cgroup: "+h.reason
-	}
 	return h
 }
 

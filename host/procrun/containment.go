@@ -22,6 +22,9 @@ type Containment struct {
 	FileSize string
 	// CPUQuota says how Limits.CPUs is enforced, "" if it cannot be.
 	CPUQuota string
+	// TasksWhy and CPUQuotaWhy say why no cgroup holds that limit, when
+	// none does.
+	TasksWhy, CPUQuotaWhy string
 }
 
 // String is the start-up log's one-line account.

@@ -55,17 +55,22 @@ func Detect() Containment {
 			c.Tasks = "cgroup v2 pids.max"
 		case h.v1pids != "":
 			c.Tasks = "cgroup v1 pids (" + h.v1pids + ")"
+		default:
+			c.TasksWhy = h.pidsWhy
 		}
 		switch {
 		case controllerOn(h.v2, "cpu"):
 			c.CPUQuota = "cgroup v2 cpu.max"
 		case h.v1cpu != "":
 			c.CPUQuota = "cgroup v1 cpu (" + h.v1cpu + ")"
+		default:
+			c.CPUQuotaWhy = h.cpuWhy
 		}
 		c.FileSize = "RLIMIT_FSIZE"
 		return c
 	}
-	c := Containment{Kind: "process group + child subreaper", Why: h.reason, Freeze: true, KillAll: true, CPU: true, Memory: "RLIMIT_AS", FileSize: "RLIMIT_FSIZE"}
+	c := Containment{Kind: "process group + child subreaper", Why: h.reason, Freeze: true, KillAll: true, CPU: true, Memory: "RLIMIT_AS", FileSize: "RLIMIT_FSIZE",
+		TasksWhy: h.pidsWhy, CPUQuotaWhy: h.cpuWhy}
 	if err := subreaper(); err != nil {
 		c.Kind = "process group"
 		c.KillAll, c.Freeze = false, false
