@@ -40,13 +40,15 @@ func TestLimitsForkBomb(t *testing.T) {
 	got := regexp.MustCompile(`forks: got (\d+) of`)
 	for _, tc := range []struct {
 		name  string
+		kind  string
 		mode  string
 		args  []string
 		limit int
 	}{
-		{"off/64", modeOff, []string{"--bot-pids", "64"}, 64},
-		{"sandbox/64", modeSandbox, []string{"--bot-pids", "64"}, 64},
-		{"sandbox/default", modeSandbox, nil, 256},
+		{"plugin/off/64", "plugin", modeOff, []string{"--bot-pids", "64"}, 64},
+		{"plugin/sandbox/64", "plugin", modeSandbox, []string{"--bot-pids", "64"}, 64},
+		{"plugin/sandbox/default", "plugin", modeSandbox, nil, 256},
+		{"engine/sandbox/64", "engine", modeSandbox, []string{"--bot-pids", "64"}, 64},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.mode != modeOff {
@@ -59,7 +61,7 @@ func TestLimitsForkBomb(t *testing.T) {
 					_ = syscall.Kill(pid, syscall.SIGKILL)
 				}
 			})
-			in := intrudeHost(t, "plugin", "", tc.mode, "forks", map[string]string{"marker": marker}, nil, tc.args)
+			in := intrudeHost(t, tc.kind, "", tc.mode, "forks", map[string]string{"marker": marker}, nil, tc.args)
 			if say := fmt.Sprintf("tasks: %d (--bot-pids): in force by", tc.limit); !strings.Contains(in.log, say) {
 				t.Errorf("the start-up log does not say %q", say)
 			}
@@ -153,5 +155,19 @@ func TestLimitsCPUQuota(t *testing.T) {
 		t.Errorf("under --bot-cpus 0.1 the spinner's busy child used %v of CPU in 2 s", d)
 	} else {
 		t.Logf("the spinner's busy child used %v of CPU in 2 s", d)
+	}
+}
+
+// kinrow doctor names every limit and says whether it is in force.
+func TestLimitsDoctor(t *testing.T) {
+	out, err := kinrowCmd(t, "doctor").CombinedOutput()
+	if err != nil {
+		t.Fatalf("kinrow doctor: %v\n%s", err, out)
+	}
+	for _, name := range []string{"tasks", "memory", "file size", "CPU fairness", "CPU quota", "syscall filter"} {
+		re := regexp.MustCompile(`(?m)^  ` + name + `: +\S.*: (in force by|NOT in force|off)`)
+		if !re.Match(out) {
+			t.Errorf("kinrow doctor says nothing of the %s limit:\n%s", name, out)
+		}
 	}
 }
