@@ -40,7 +40,7 @@ type stdoutGuard struct {
 	window    int64     // of them, in the period from since
 	since     time.Time // the start of the current period
 	flooded   bool
-	buf       []byte
+	buf       []byte // drain's, when the caller's is too small
 }
 
 func newStdoutGuard(f *os.File, flood func(int64)) *stdoutGuard {
@@ -51,7 +51,7 @@ func newStdoutGuard(f *os.File, flood func(int64)) *stdoutGuard {
 // handshake; then it drains the rest and returns only at its end.
 func (g *stdoutGuard) Read(p []byte) (int, error) {
 	if g.handshook {
-		return 0, g.drain()
+		return 0, g.drain(p)
 	}
 	n, err := g.f.Read(p)
 	if i := bytes.IndexByte(p[:n], '\n'); i >= 0 {
@@ -65,13 +65,18 @@ func (g *stdoutGuard) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// drain reads the pipe to its end, counting.
-func (g *stdoutGuard) drain() error {
-	if g.buf == nil {
-		g.buf = make([]byte, 32<<10)
+// drain reads the pipe to its end, counting, into scratch (the caller's
+// buffer, go-plugin's scanner's) or, when that is small, a buffer of its
+// own.
+func (g *stdoutGuard) drain(scratch []byte) error {
+	if len(scratch) < 1<<10 {
+		if g.buf == nil {
+			g.buf = make([]byte, 4<<10)
+		}
+		scratch = g.buf
 	}
 	for {
-		n, err := g.f.Read(g.buf)
+		n, err := g.f.Read(scratch)
 		g.count(int64(n))
 		if err != nil {
 			g.f.Close()
