@@ -1,7 +1,9 @@
 package procrun
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -106,5 +108,46 @@ cat >/dev/null
 	}
 	if len(ents) != 0 {
 		t.Errorf("the host's directory at the private path holds %d entries, want none", len(ents))
+	}
+}
+
+// BenchmarkOpenPath: the host opening a path as a bot sees it, in its box
+// (walked from its root) and without a box (the host's path), in one run.
+func BenchmarkOpenPath(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		sb   Sandbox
+	}{{"off", Sandbox{Mode: SandboxOff}}, {"box", Sandbox{}}} {
+		b.Run(tc.name, func(b *testing.B) {
+			if tc.sb.Mode != SandboxOff && sandboxProbe().level == boxNone {
+				b.Skip("no sandbox here")
+			}
+			dir := filepath.Join(b.TempDir(), "sockets")
+			if err := os.Mkdir(dir, 0o777); err != nil {
+				b.Fatal(err)
+			}
+			tc.sb.Private = []string{dir}
+			cmd := exec.Command("/bin/sh", "-c", `touch "`+dir+`/s"; exec sleep 60`)
+			p, err := Start(context.Background(), cmd, Config{Name: "bench", Sandbox: tc.sb})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Kill()
+			path := filepath.Join(dir, "s")
+			for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+				if f, err := p.OpenPath(path); err == nil {
+					f.Close()
+					break
+				}
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				f, err := p.OpenPath(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				f.Close()
+			}
+		})
 	}
 }
