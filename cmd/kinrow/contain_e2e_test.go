@@ -432,6 +432,27 @@ func TestStderrFloodCapped(t *testing.T) {
 	}
 }
 
+// Issue 35: a plugin bot flooding its stdout after the handshake (a line
+// past 64 KiB, or megabytes of lines) stalled its game until the move
+// timed out, or was read and dropped for ever. Now it forfeits at once,
+// the result naming the flood, and nothing of it is left.
+func TestStdoutFloodForfeits(t *testing.T) {
+	for _, opts := range []string{"to=stdout mb=1 line=1", "to=stdout mb=8"} {
+		t.Run(opts, func(t *testing.T) {
+			h := startHost(t)
+			took := h.oForfeits("10000", "flood "+opts)
+			if res := h.ok("kinrow-result"); !strings.Contains(res, "flooded its standard output") {
+				t.Errorf("kinrow-result = %q; want a forfeit naming the flood", res)
+			}
+			if took > 5*time.Second {
+				t.Errorf("the forfeit took %v of a 10 s move: the flood stalled the game", took)
+			}
+			h.ok("kinrow-unload o")
+			checkNoBotProcesses(t)
+		})
+	}
+}
+
 // procCPU is the CPU time process pid has used (utime + stime in
 // /proc/PID/stat); false once it is gone.
 func procCPU(pid int) (time.Duration, bool) {

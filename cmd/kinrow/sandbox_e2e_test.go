@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -491,6 +492,30 @@ func TestSandboxFiles(t *testing.T) {
 		expect(t, mode, err == nil, "write a file into its own directory "+own, in)
 		expect(t, mode, strings.Contains(in.log, content), "read a host file", in)
 	})
+}
+
+// Issue 35, disk: a plugin's socket directory was the host's, bound
+// writable into its box: its one writable host path, on the host's disk
+// without a quota (a bot wrote 1,500 MiB there). The intruder's disk attack
+// writes 64 MiB there (bounded): with --sandbox=off it gets all of it;
+// under the sandbox the directory is a 1 MiB tmpfs of its own and it gets
+// at most that, while it still plays. A plugin attack only: an engine has
+// no socket directory.
+func TestSandboxDisk(t *testing.T) {
+	for _, mode := range offAndSandbox {
+		t.Run(mode, func(t *testing.T) {
+			if mode != modeOff {
+				needSandbox(t)
+			}
+			in := intrude(t, "plugin", mode, "disk", nil, nil)
+			m := regexp.MustCompile(`^intruder: disk: got (\d+) bytes into `).FindStringSubmatch(in.line)
+			if m == nil {
+				t.Fatalf("the disk attack wrote nothing: %s", in.line)
+			}
+			wrote, _ := strconv.Atoi(m[1])
+			expect(t, mode, wrote > 1<<20, "write more than 1 MiB into its socket directory", in)
+		})
+	}
 }
 
 // Fds: the host hands a bot only its standard streams (and a plugin makes

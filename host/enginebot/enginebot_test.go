@@ -221,6 +221,7 @@ func TestMisbehavingEnginesForfeit(t *testing.T) {
 		{"gomocup", "junk", 1, record.ForfeitTimeout, "no answer; it stalled"},
 		{"gomocup", "error", 0, record.ForfeitTimeout, "no answer; it stalled"},
 		{"gomocup", "huge", 1, record.ForfeitProtocolError, "engine wrote a line longer than 65536 bytes instead of a move"},
+		{"gomocup", "flood", 1, record.ForfeitProtocolError, "engine flooded its standard output: "},
 		{"gomocup", "stray", 1, record.ForfeitProtocolError, `engine wrote a move nobody asked for`},
 		{"gomocup", "illegal", 1, record.ForfeitIllegalMove, `unparsable move: invalid move "9,0"`},
 		{"gomocup", "occupied", 1, record.ForfeitIllegalMove, "answered an illegal move"},

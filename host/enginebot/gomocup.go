@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/kinrow/kinrow/engine"
+	"github.com/kinrow/kinrow/host/procrun"
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/protocol/gomocup"
 )
@@ -34,6 +37,40 @@ type gomocupDriver struct {
 	timed         bool
 	noAbout       bool // the engine did not answer ABOUT in time once: not asked again
 	abandoned     bool // the last move request was given up before its answer
+
+	// out counts the bytes read from the engine's stdout (by read's
+	// goroutine); sentAt is what it was when the host last sent a command.
+	out    atomic.Int64
+	sentAt int64
+}
+
+// MaxChatter bounds what a Gomocup engine may write that is not an answer
+// (MESSAGE, DEBUG, junk lines, each logged) between two commands of the
+// host: past it the engine has flooded its standard output and forfeits by
+// protocol error, the detail saying so. Real brains write a few KiB of
+// MESSAGE lines a move.
+const MaxChatter = 1 << 20
+
+// countingReader counts what is read through it.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// flooded is the error for an engine that wrote more than MaxChatter
+// since the host's last command, none of it the answer; nil otherwise.
+func (d *gomocupDriver) flooded(waiting string) error {
+	if n := d.out.Load() - d.sentAt; n > MaxChatter {
+		return fmt.Errorf("engine flooded its standard output: %d bytes since the host's last command, none of them %s (at most %s)",
+			n, waiting, procrun.FormatSize(MaxChatter))
+	}
+	return nil
 }
 
 func newGomocup(e *Engine) *gomocupDriver {
@@ -45,7 +82,7 @@ func newGomocup(e *Engine) *gomocupDriver {
 // read forwards the engine's lines until its output ends.
 func (d *gomocupDriver) read() {
 	defer close(d.replies)
-	rr := gomocup.NewResponseReader(d.e.proc.stdout)
+	rr := gomocup.NewResponseReader(countingReader{d.e.proc.stdout, &d.out})
 	for {
 		resp, err := rr.Next()
 		select {
@@ -69,6 +106,7 @@ func (d *gomocupDriver) send(ctx context.Context, cmds ...gomocup.Command) error
 		if err := gomocup.WriteCommand(&buf, c); err != nil {
 			return err
 		}
+		d.sentAt = d.out.Load()
 		if err := d.e.proc.write(ctx, buf); err != nil {
 			return err
 		}
@@ -132,11 +170,15 @@ func (d *gomocupDriver) next(ctx context.Context) (gomocup.Response, error) {
 				return gomocup.Response{}, fmt.Errorf("%w: reading the engine: %v", referee.ErrDisconnected, r.err)
 			}
 			switch r.resp.Kind {
-			case gomocup.ReplyMessage:
-				d.e.log.Info("engine message", "text", referee.Quote(r.resp.Text))
-				continue
-			case gomocup.ReplyDebug:
-				d.e.log.Debug("engine debug", "text", referee.Quote(r.resp.Text))
+			case gomocup.ReplyMessage, gomocup.ReplyDebug:
+				if err := d.flooded("an answer"); err != nil {
+					return gomocup.Response{}, err
+				}
+				if r.resp.Kind == gomocup.ReplyMessage {
+					d.e.log.Info("engine message", "text", referee.Quote(r.resp.Text))
+				} else {
+					d.e.log.Debug("engine debug", "text", referee.Quote(r.resp.Text))
+				}
 				continue
 			}
 			return r.resp, nil
@@ -161,6 +203,9 @@ func (d *gomocupDriver) expectOK(ctx context.Context, cmd string) (unknown bool,
 			return false, errTooLong("instead of OK to " + cmd)
 		}
 		if errors.As(err, &se) {
+			if err := d.flooded("OK to " + cmd); err != nil {
+				return false, err
+			}
 			d.e.log.Warn("engine wrote junk", "waiting for", "OK to "+cmd, "error", err)
 			continue
 		}
@@ -414,6 +459,9 @@ func (d *gomocupDriver) genMove(ctx context.Context, req referee.MoveRequest) (s
 			return "", errTooLong("instead of a move")
 		}
 		if errors.As(err, &se) {
+			if err := d.flooded("a move"); err != nil {
+				return "", err
+			}
 			d.e.log.Warn("engine wrote a line that is not a move; ignored, as Gomocup managers do", "waiting for", "a move after "+ask.Kind.String(), "error", err)
 			continue
 		}
@@ -430,6 +478,9 @@ func (d *gomocupDriver) genMove(ctx context.Context, req referee.MoveRequest) (s
 			}
 			ask = gomocup.Command{Kind: gomocup.CmdPlay, Point: r.Point}
 			continue
+		}
+		if err := d.flooded("a move"); err != nil {
+			return "", err
 		}
 		d.e.log.Warn("engine answered something other than a move; ignored, as Gomocup managers do",
 			"waiting for", "a move after "+ask.Kind.String(), "line", referee.Quote(r.String()))

@@ -128,6 +128,9 @@ func start(ctx context.Context, name, display, path string, opts map[string]stri
 	}
 	if res.err != nil {
 		b.Kill()
+		if flood := b.flood(); flood != "" {
+			return nil, fmt.Errorf("bot %s failed to start: it %s", name, flood)
+		}
 		return nil, startError(name, cfg.StartTimeout, res.err)
 	}
 	b.api = res.api
@@ -136,6 +139,9 @@ func start(ctx context.Context, name, display, path string, opts map[string]stri
 	cancel()
 	if err != nil {
 		b.Kill()
+		if flood := b.flood(); flood != "" {
+			return nil, fmt.Errorf("bot %s started but did not describe itself: it %s", name, flood)
+		}
 		return nil, fmt.Errorf("bot %s started but did not describe itself: %w", name, err)
 	}
 	b.info = info
@@ -173,6 +179,14 @@ func (b *Bot) pid() int {
 		return r.PID()
 	}
 	return 0
+}
+
+// flood says how the bot flooded its stdout, "" if it did not.
+func (b *Bot) flood() string {
+	if r := b.proc(); r != nil {
+		return r.flood.get()
+	}
+	return ""
 }
 
 // proc returns the bot's process runner, nil before go-plugin made it.
@@ -343,6 +357,10 @@ func (b *Bot) Facts() referee.Facts {
 	}
 	if run != nil {
 		f.OverMemory = run.Ending().OverMemory
+	}
+	if flood := r.flood.get(); flood != "" {
+		f.Exited, f.How = true, flood // killed for it, whoever killed it last
+		return f
 	}
 	if killed {
 		f.Exited, f.How = true, "killed by the host"

@@ -26,11 +26,17 @@ func mtlsLoader(t testing.TB, mtls bool) *testLoader {
 
 // plaintextHealth asks the bot's gRPC server, over a plain (not TLS)
 // connection to its socket, whether it serves: what another process that
-// reached the socket could do.
+// reached the socket (under the sandbox, in the bot's own tmpfs) could do.
 func plaintextHealth(t *testing.T, b *Bot) error {
 	t.Helper()
-	addr := b.client.ReattachConfig().Addr
-	conn, err := grpc.NewClient("unix://"+addr.String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	addr := b.client.ReattachConfig().Addr.String()
+	if f, err := openSocket(b.proc().proc(), addr); err != nil {
+		t.Fatal(err)
+	} else if f != nil {
+		defer f.Close()
+		addr = dialAddress(f)
+	}
+	conn, err := grpc.NewClient("unix://"+addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)
 	}

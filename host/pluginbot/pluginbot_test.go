@@ -28,9 +28,13 @@ var binDir string
 func TestMain(m *testing.M) {
 	testbuild.Main(m, "kinrow-pluginbot-", &binDir, func(dir string) error {
 		os.Setenv(procrun.BoxEnv, filepath.Join(dir, "kinrow-box"))
-		return testbuild.PluginBots(dir, brokenDir, "hang", "clockreport", "bigmove", "v1bot", "badstream", "spinner")
+		return testbuild.PluginBots(dir, brokenDir, testBots...)
 	})
 }
+
+// testBots are the test bots TestMain builds (a platform's test files add
+// theirs).
+var testBots = []string{"hang", "clockreport", "bigmove", "v1bot", "badstream", "spinner", "flood"}
 
 // brokenDir (under binDir) holds kinrow-bot-zzz, a bot that never
 // completes the plugin handshake (see testbuild.PluginBots).

@@ -72,7 +72,8 @@ func (c Containment) suspends(name string) bool {
 // and every child it forked, escaped or not, and releases the stdout and
 // stderr pipes go-plugin waits on; it gets a minimal environment; its
 // stderr reaches go-plugin's logging line by line, capped
-// (procrun.StderrLog); and the
+// (procrun.StderrLog); its stdout past the handshake is drained, and a
+// flood there kills it (stdoutGuard); and the
 // handshake's address is accepted only as a unix socket in the bot's
 // private socket directory.
 type groupRunner struct {
@@ -98,6 +99,8 @@ type groupRunner struct {
 	// killed is set before the host kills the bot: its "signal: killed"
 	// is then the host's doing, not the bot's failure (Wait).
 	killed atomic.Bool
+	// flood says how the bot flooded its stdout, if it did (stdoutGuard).
+	flood floodNote
 }
 
 var _ runner.Runner = (*groupRunner)(nil)
@@ -141,9 +144,10 @@ func newGroupRunner(logger hclog.Logger, cmd *exec.Cmd, c Containment, exe *os.F
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
 	pr, pw := io.Pipe()
-	r := &groupRunner{logger: logger, cmd: cmd, stdout: closeAtEOF{stdout}, stderr: pr, realErr: stderr, path: cmd.Path,
+	r := &groupRunner{logger: logger, cmd: cmd, stderr: pr, realErr: stderr, path: cmd.Path,
 		socketDir: socketDir, limits: procrun.Config{Name: "bot " + filepath.Base(cmd.Path), Memory: c.Memory, Limits: c.Limits,
-			Sandbox: procrun.Sandbox{Mode: c.Sandbox, Network: c.Network, Write: nonEmpty(socketDir), Exe: exe}}}
+			Sandbox: procrun.Sandbox{Mode: c.Sandbox, Network: c.Network, Private: nonEmpty(socketDir), Exe: exe}}}
+	r.stdout = newStdoutGuard(stdout, r.flooded)
 	go func() {
 		defer pw.Close()
 		defer stderr.Close()
@@ -169,19 +173,18 @@ func nonEmpty(s string) []string {
 	return []string{s}
 }
 
-// closeAtEOF closes the host's end of the bot's stdout once go-plugin has
-// read it to its end (every writer, the bot and what it started, gone).
-type closeAtEOF struct{ f *os.File }
-
-func (c closeAtEOF) Read(p []byte) (int, error) {
-	n, err := c.f.Read(p)
-	if err == io.EOF {
-		c.f.Close()
+// flooded kills the bot, which wrote bytes on its stdout after the
+// handshake, more than StdoutCap within StdoutPeriod (stdoutGuard), and
+// notes it for its forfeit.
+func (r *groupRunner) flooded(bytes int64) {
+	r.flood.set(bytes)
+	r.logger.Warn("the bot flooded its standard output; killing it", "bytes", bytes, "cap", StdoutCap, "per", StdoutPeriod)
+	// Killed before the pipe is read any further: the bot, blocked on its
+	// full pipe, cannot finish its flood and answer as if nothing happened.
+	if err := r.Kill(context.Background()); err != nil {
+		r.logger.Warn("kill", "error", err)
 	}
-	return n, err
 }
-
-func (c closeAtEOF) Close() error { return c.f.Close() }
 
 // started is closed once Start has run (whether it succeeded or not).
 func (r *groupRunner) started() chan struct{} {
@@ -344,7 +347,7 @@ func (r *groupRunner) PluginToHost(network, addr string) (string, string, error)
 // the host's gRPC connections to the bot are dialled through it
 // (dialHeld).
 func (r *groupRunner) holdSocket(path string) error {
-	f, err := openSocket(path)
+	f, err := openSocket(r.proc(), path)
 	if err != nil {
 		return err
 	}
@@ -376,7 +379,7 @@ func (r *groupRunner) dialHeld(ctx context.Context) (net.Conn, error) {
 // dialChecked opens the socket at path as holdSocket does and dials it
 // once, at once (a version-2 bot's session socket).
 func (r *groupRunner) dialChecked(ctx context.Context, path string) (net.Conn, error) {
-	f, err := openSocket(path)
+	f, err := openSocket(r.proc(), path)
 	if err != nil {
 		return nil, &botapi.SocketRefused{Err: err}
 	}

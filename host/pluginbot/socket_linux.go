@@ -6,32 +6,40 @@ import (
 	"strconv"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/kinrow/kinrow/host/procrun"
 )
 
-// openSocket opens the unix socket at path without following a symbolic
-// link (O_PATH|O_NOFOLLOW) and checks that what it opened is a socket. The
-// host then dials that very file through /proc/self/fd (dialAddress), so a
-// bot can neither name a link to another socket nor swap one in after the
-// check.
-func openSocket(path string) (*os.File, error) {
-	fd, err := unix.Open(path, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+// openSocket opens the unix socket at path as the bot run sees it (in its
+// box, through its root: procrun.Process.OpenPath, no symbolic link
+// followed; without a box, the host's path, no link followed at its end),
+// O_PATH, and checks that what it opened is a socket. The host then dials
+// that very file through /proc/self/fd (dialAddress), so a bot can
+// neither name a link to another socket nor swap one in after the check,
+// and the socket directory need not be the host's: under the sandbox it
+// is a tmpfs of the bot's own, which the host never sees at path.
+func openSocket(run *procrun.Process, path string) (*os.File, error) {
+	if run == nil {
+		return nil, fmt.Errorf("open %s: the bot is not started", path)
+	}
+	f, err := run.OpenPath(path)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
+		return nil, err
 	}
 	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		unix.Close(fd)
+	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+		f.Close()
 		return nil, fmt.Errorf("stat %s: %w", path, err)
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFSOCK {
-		unix.Close(fd)
+		f.Close()
 		what := "not a socket"
 		if st.Mode&unix.S_IFMT == unix.S_IFLNK {
 			what = "a symbolic link, which is not followed"
 		}
 		return nil, fmt.Errorf("%s is %s", path, what)
 	}
-	return os.NewFile(uintptr(fd), path), nil
+	return f, nil
 }
 
 // dialAddress is where the host dials the socket f holds.

@@ -5,13 +5,15 @@ package pluginbot
 import (
 	"fmt"
 	"os"
+
+	"github.com/kinrow/kinrow/host/procrun"
 )
 
 // openSocket checks that path is a unix socket and not a symbolic link
 // (Lstat); without /proc/self/fd the host dials the path itself, so a bot
 // that swaps the socket for a link between the check and the dial is not
 // stopped here.
-func openSocket(path string) (*os.File, error) {
+func openSocket(_ *procrun.Process, path string) (*os.File, error) {
 	st, err := os.Lstat(path)
 	if err != nil {
 		return nil, err

@@ -12,6 +12,9 @@
 //     (running, suspended, escaped into a new session), bounded in time;
 //   - Ending reports how it ended: its exit status, and whether it went
 //     over its memory cap, with its peak.
+//   - OpenPath (Linux) opens a path as the bot sees it: in its sandbox,
+//     through its root without following its links (what it made in a
+//     Private directory, a tmpfs of its own the host's disk never sees).
 //
 // The container is, best first:
 //

@@ -50,18 +50,27 @@ func ParseSandboxMode(s string) (SandboxMode, error) {
 // Under the sandbox (Linux) a bot runs as a user that is not the host's, in
 // its own user, pid, mount, network, IPC, UTS and cgroup namespaces, on a
 // root of its own: the system directories read-only, the paths in Read
-// read-only and those in Write writable at their host paths, a private
-// tmpfs at /tmp (its working directory, $TMPDIR and $HOME), its own /proc
-// and a minimal /dev; nothing else of the host.
+// read-only and those in Write writable at their host paths, a small tmpfs
+// of its own at each Private path, a private tmpfs at /tmp (its working
+// directory, $TMPDIR and $HOME), its own /proc and a minimal /dev; nothing
+// else of the host.
 type Sandbox struct {
 	// Mode is auto, require or off.
 	Mode SandboxMode
 	// Read lists host paths (directories or files) the bot sees read-only
 	// at the same place: its own directory, what its manifest names.
 	Read []string
-	// Write lists host paths the bot sees writable at the same place (a
-	// plugin's socket directory).
+	// Write lists host paths the bot sees writable at the same place.
 	Write []string
+	// Private lists paths (a plugin's socket directory) at which the bot
+	// gets, instead of the host's directory, a small tmpfs of its own
+	// (boxinit.PrivateSize bytes, boxinit.PrivateInodes files), writable by
+	// it alone: nothing it writes there reaches the host's disks, and it
+	// goes with the box, whatever becomes of the host. The host reaches
+	// what the bot makes there through Process.OpenPath. Without a box
+	// (the sandbox off, or not to be had) the bot uses the host's
+	// directory at that path, unbounded.
+	Private []string
 	// Network keeps the host's network (--bot-network, a manifest's
 	// network = true); otherwise the bot has a loopback of its own only.
 	Network bool
@@ -87,6 +96,10 @@ const BoxEnv = "KINROW_BOX"
 // UnderSystem reports whether path is inside the system directories every
 // sandboxed bot sees read-only (/usr, /bin, /sbin, /lib*, /etc).
 func UnderSystem(path string) bool { return boxinit.UnderSystem(path) }
+
+// hostSocketDir is what is not in force without a box: the bot's writes
+// to its socket directory reach the host's disk.
+const hostSocketDir = "a plugin's socket directory is the host's, on its disk, writable by the bot without a quota"
 
 // SandboxStatus says what the sandbox gives the bots started now.
 type SandboxStatus struct {

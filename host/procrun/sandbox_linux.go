@@ -76,7 +76,7 @@ func probeSandbox() boxProbe {
 	root := os.Geteuid() == 0
 	errUser := runProbe(boxUserNS)
 	if errUser == nil {
-		st := SandboxStatus{Full: root, Parts: []string{"user namespace", "pid namespace", "mount namespace (read-only root, private /tmp)", "network namespace", "ipc and uts namespaces", "cgroup namespace", "no capabilities"}}
+		st := SandboxStatus{Full: root, Parts: []string{"user namespace", "pid namespace", privateMounts, "network namespace", "ipc and uts namespaces", "cgroup namespace", "no capabilities"}}
 		if root {
 			st.Parts[0] = fmt.Sprintf("user namespace (box uids from %d)", BoxUIDBase)
 		} else {
@@ -88,17 +88,22 @@ func probeSandbox() boxProbe {
 	if root {
 		if errRoot := runProbe(boxRootNS); errRoot == nil {
 			return boxProbe{level: boxRootNS, status: SandboxStatus{Full: true, Parts: []string{
-				fmt.Sprintf("box uids from %d (no user namespace: %v)", BoxUIDBase, errUser), "pid namespace", "mount namespace (read-only root, private /tmp)",
+				fmt.Sprintf("box uids from %d (no user namespace: %v)", BoxUIDBase, errUser), "pid namespace", privateMounts,
 				"network namespace", "ipc and uts namespaces", "cgroup namespace", "no capabilities"}}}
 		}
 	}
-	return boxProbe{level: boxNone, status: SandboxStatus{Missing: []string{fmt.Sprintf("no sandbox: %v", errUser)}}}
+	return boxProbe{level: boxNone, status: SandboxStatus{Missing: []string{fmt.Sprintf("no sandbox: %v", errUser), hostSocketDir}}}
 }
+
+// privateMounts is the sandbox's part that holds a bot's writes: a
+// read-only root, a private /tmp, and a plugin's socket directory on a
+// tmpfs of its own (boxinit.PrivateSize).
+const privateMounts = "mount namespace (read-only root, private /tmp, a plugin's sockets on a 1 MiB tmpfs of its own)"
 
 // runProbe makes one box at level and reports whether it worked.
 func runProbe(level boxLevel) error {
 	cmd := &exec.Cmd{Path: "/bin/true", Args: []string{"true"}}
-	b, err := newBox(cmd, Sandbox{}, level, 0)
+	b, err := newBox(cmd, Sandbox{Private: []string{"/tmp/kinrow-probe/private"}}, level, 0)
 	if err != nil {
 		return err
 	}
@@ -186,6 +191,13 @@ func newBox(cmd *exec.Cmd, sb Sandbox, level boxLevel, memory int64) (*box, erro
 	}
 	b.cfg.Read = b.resolve(read)
 	b.cfg.Write = b.resolve(sb.Write)
+	for _, p := range sb.Private {
+		// The path as the bot is told it: made in the box, never resolved
+		// on the host.
+		if p = cleanAbs(p); p != "" {
+			b.cfg.Private = append(b.cfg.Private, p)
+		}
+	}
 	switch {
 	case os.Geteuid() != 0:
 		b.cfg.UID = os.Getuid() // mapped to 0 inside

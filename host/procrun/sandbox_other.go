@@ -13,7 +13,7 @@ import (
 // SandboxDetect says what the sandbox gives bots on this machine: nothing
 // outside Linux.
 func SandboxDetect() SandboxStatus {
-	return SandboxStatus{Missing: []string{fmt.Sprintf("no sandbox on %s: namespaces are Linux's (the bot runs as the host's user, with its files and network)", runtime.GOOS)}}
+	return SandboxStatus{Missing: []string{fmt.Sprintf("no sandbox on %s: namespaces are Linux's (the bot runs as the host's user, with its files and network)", runtime.GOOS), hostSocketDir}}
 }
 
 // box is never made outside Linux.

@@ -40,7 +40,8 @@
 //   - hog: at GenMove allocates and touches memory without end
 //     (mb_per_step MiB at a time) until it is killed.
 //   - flood: writes mb MiB (default 11) of lines to stderr at every
-//     GenMove, then plays.
+//     GenMove, then plays; to=stdout writes them to file descriptor 1 (the
+//     host's plugin pipe) instead, line=1 as one line.
 //   - badaddr: answers the plugin handshake with a TCP address
 //     (127.0.0.1:45678), or with KINROW_BADADDR=unix a socket outside its
 //     private directory, or with KINROW_BADADDR=link a symbolic link it
@@ -49,7 +50,8 @@
 //     issue 23 (attack=environ, records, ptrace, cgroup, network, files,
 //     fds: the host's secrets in /proc, its --out file, ptrace of the
 //     host, leaving its cgroup, the network, the host's files, inherited
-//     descriptors), reports on stderr what it got or why it was refused,
+//     descriptors; and issue 35's disk: 64 MiB into its socket
+//     directory), reports on stderr what it got or why it was refused,
 //     then plays; intruderengine is the same as a kinrow-protocol engine.
 //
 // Three are engines, not plugins, run through engine manifests

@@ -180,8 +180,9 @@ func dropPrivileges(c *Config) error {
 }
 
 // buildRoot makes the box's root: a tmpfs holding the system directories
-// and the Read paths read-only, the Write paths writable, its own /proc, a
-// minimal /dev, a private /tmp; the host's root is detached.
+// and the Read paths read-only, the Write paths writable, a small tmpfs of
+// the bot's own at each Private path, its own /proc, a minimal /dev, a
+// private /tmp; the host's root is detached.
 func buildRoot(c *Config) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make the mounts private: %w", err)
@@ -257,6 +258,11 @@ func buildRoot(c *Config) error {
 			return err
 		}
 	}
+	for _, p := range c.Private {
+		if err := mountPrivate(p, c.Inside); err != nil {
+			return err
+		}
+	}
 	for _, l := range c.Links {
 		if _, err := os.Lstat(l.Path); err == nil {
 			continue // inside a bound directory already
@@ -276,6 +282,21 @@ func buildRoot(c *Config) error {
 	}
 	if err := unix.Mount("", "/", "", unix.MS_REMOUNT|unix.MS_BIND|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, ""); err != nil {
 		return fmt.Errorf("make the root read-only: %w", err)
+	}
+	return nil
+}
+
+// mountPrivate mounts at path (made if missing, its parents the init's)
+// a tmpfs of PrivateSize bytes and PrivateInodes files that only the bot
+// (uid and gid id inside) can enter: what the bot writes there stays in
+// the box's memory, bounded, and goes with the box.
+func mountPrivate(path string, id int) error {
+	if err := os.MkdirAll(path, 0o755); err != nil {
+		return fmt.Errorf("private directory %s: %w", path, err)
+	}
+	opts := fmt.Sprintf("mode=0700,size=%d,nr_inodes=%d,uid=%d,gid=%d", PrivateSize, PrivateInodes, id, id)
+	if err := unix.Mount("private", path, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, opts); err != nil {
+		return fmt.Errorf("mount the private directory %s: %w", path, err)
 	}
 	return nil
 }

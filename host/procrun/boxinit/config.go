@@ -18,6 +18,7 @@ type Config struct {
 	Args    []string `json:"args"`
 	Read    []string `json:"read,omitempty"`
 	Write   []string `json:"write,omitempty"`
+	Private []string `json:"private,omitempty"` // a tmpfs of the bot's own at each (PrivateSize, PrivateInodes)
 	Links   []Link   `json:"links,omitempty"`   // symbolic links to a Read or Write path
 	Net     bool     `json:"net,omitempty"`     // keep the host's network
 	WorkDir string   `json:"workdir,omitempty"` // "" is /tmp
@@ -29,6 +30,15 @@ type Config struct {
 	TmpSize int64    `json:"tmpsize"`           // bytes of the private /tmp
 	Probe   bool     `json:"probe,omitempty"`   // set up, answer "ok", exit
 }
+
+// A Private directory is a tmpfs of PrivateSize bytes holding at most
+// PrivateInodes files (its root counts), the bot's alone (mode 0700): room
+// for a few unix sockets, none for data, and gone with the box's mount
+// namespace.
+const (
+	PrivateSize   = 1 << 20
+	PrivateInodes = 16
+)
 
 // Link is a symbolic link made in the box: a Read or Write path given
 // through a link is bound where the link leads, and the link made too.

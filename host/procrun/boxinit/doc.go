@@ -1,7 +1,8 @@
 // Package boxinit is the inside of the host's sandbox (host/procrun): the
 // first process of a box, started by the host in new user, pid, mount,
-// network, IPC and UTS namespaces with a Config, builds the box's root,
-// drops to the box user and executes the bot, or tells the host why it
+// network, IPC and UTS namespaces with a Config, builds the box's root
+// (with a small tmpfs of the bot's own at each Private path), drops to
+// the box user and executes the bot, or tells the host why it
 // could not.
 //
 // It runs as cmd/kinrow-box, a small binary beside kinrow that starts in

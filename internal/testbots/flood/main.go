@@ -1,7 +1,9 @@
-// Command flood writes mb MiB (default 11) of lines to its stderr, file
+// Command flood writes mb MiB (default 11) at every GenMove, then plays the
+// first legal move. to=stderr (the default) writes lines to file
 // descriptor 2 (go-plugin's Serve points os.Stderr at its own gRPC stdio
-// stream, which the host discards), at every GenMove, then plays the first
-// legal move.
+// stream, which the host discards); to=stdout writes them to file
+// descriptor 1, the host's plugin pipe, after the handshake; with line=1
+// the mb MiB are one line (one newline at its end).
 package main
 
 import (
@@ -18,16 +20,37 @@ import (
 
 var line = strings.Repeat("flood ", 17) + "\n" // 103 bytes
 
-func main() {
-	tb.Serve(tb.IntBot{Name: "flood", Option: "mb", Default: "11", Help: "MiB written to stderr per move",
-		Player: func(mb int64) sdk.Player {
-			return tb.PlayerFunc(func(_ context.Context, pos *engine.Position, _ func(botapi.Progress)) (engine.Move, error) {
-				w := bufio.NewWriterSize(os.NewFile(2, "stderr"), 1<<16)
-				for n := int64(0); n < mb<<20; n += int64(len(line)) {
-					w.WriteString(line)
-				}
-				w.Flush()
-				return tb.Legal(pos), nil
-			})
-		}})
+type bot struct{}
+
+func (bot) Info() botapi.Info {
+	return tb.Info("flood",
+		tb.IntOption("mb", "11", "MiB written per move"),
+		botapi.Option{Name: "to", Type: botapi.OptionChoice, Default: "stderr", Choices: []string{"stderr", "stdout"},
+			Help: "the file descriptor written to: stderr (2) or stdout (1, the plugin pipe)"},
+		tb.IntOption("line", "0", "1: the flood is one line"))
 }
+
+func (bot) NewGame(_ context.Context, g sdk.Game) (sdk.Player, error) {
+	fd := uintptr(2)
+	if g.Values.Get("to") == "stdout" {
+		fd = 1
+	}
+	size, one := g.Values.Int("mb")<<20, g.Values.Int("line") == 1
+	return tb.PlayerFunc(func(_ context.Context, pos *engine.Position, _ func(botapi.Progress)) (engine.Move, error) {
+		w := bufio.NewWriterSize(os.NewFile(fd, "flood"), 1<<16)
+		chunk := line
+		if one {
+			chunk = strings.Repeat("x", len(line))
+		}
+		for n := int64(0); n < size; n += int64(len(chunk)) {
+			w.WriteString(chunk)
+		}
+		if one {
+			w.WriteString("\n")
+		}
+		w.Flush()
+		return tb.Legal(pos), nil
+	}), nil
+}
+
+func main() { tb.Serve(bot{}) }

@@ -12,6 +12,7 @@
 //   - error: answers ERROR;
 //   - slow: sleeps an hour before answering;
 //   - huge: writes a MESSAGE line of 8 MiB instead of its move;
+//   - flood: writes 8 MiB of MESSAGE lines, then its move;
 //   - stray: answers its move, then a second move nobody asked for.
 //
 // -pidfile FILE writes its process id, -transcript FILE appends every

@@ -47,7 +47,7 @@ type brain struct {
 }
 
 func main() {
-	mode := flag.String("mode", "random", "random, silent, junk, illegal, occupied, crash, error, slow or forbidden (a renju foul of its own when there is one)")
+	mode := flag.String("mode", "random", "random, silent, junk, illegal, occupied, crash, error, huge (an 8 MiB MESSAGE line), flood (8 MiB of MESSAGE lines before the move), stray, slow or forbidden (a renju foul of its own when there is one)")
 	after := flag.Int("after", 0, "good moves before misbehaving")
 	pidfile := flag.String("pidfile", "", "write the process id to this file")
 	transcript := flag.String("transcript", "", "append every line received to this file")
@@ -252,6 +252,13 @@ func (b *brain) move() {
 		case "huge":
 			fmt.Fprintf(os.Stdout, "MESSAGE %s\n", strings.Repeat("x", 8<<20))
 			return
+		case "flood": // 8 MiB of MESSAGE lines, then the move
+			msg := "MESSAGE " + strings.Repeat("flood ", 16) + "\n"
+			w := bufio.NewWriterSize(os.Stdout, 1<<16)
+			for n := 0; n < 8<<20; n += len(msg) {
+				w.WriteString(msg)
+			}
+			w.Flush()
 		case "stray":
 			defer func() { b.w.Response(gomocup.Move(gomocup.Point{X: b.width - 1, Y: b.height - 1})) }()
 		case "slow":

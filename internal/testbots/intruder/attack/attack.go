@@ -45,6 +45,10 @@
 //     those open now, each with what /proc/self/fd says it is, and the
 //     first 64 bytes of each inherited one past 2 it can read; "got" when
 //     it inherited any past 0, 1 and 2.
+//   - disk: writes up to DiskBytes into a file named FileName in its
+//     plugin socket directory ($PLUGIN_UNIX_SOCKET_DIR: the one directory
+//     it was given to write), and reports "got N bytes into DIR", then
+//     why it stopped, if it did.
 //
 // The processes walked by environ, records and ptrace are the parent and
 // its ancestors, depth= of them (default 2: the host and the host's
@@ -72,7 +76,7 @@ import (
 )
 
 // Names lists the attacks.
-var Names = []string{"environ", "records", "ptrace", "cgroup", "network", "files", "fds", "forks", "fill"}
+var Names = []string{"environ", "records", "ptrace", "cgroup", "network", "files", "fds", "forks", "fill", "disk"}
 
 // Options are an attack's settings, by the names of the bot's options:
 // show, out, depth, marker, addr, dir, secret, count; and rules, the rules string
@@ -88,6 +92,10 @@ const ForgedMark = "forged by intruder"
 
 // ChildArg is argv[1] of the cgroup attack's child.
 const ChildArg = "intruder-cgroup-child"
+
+// DiskBytes is the most the disk attack writes: a bounded stand-in for
+// filling the host's disk.
+const DiskBytes = 64 << 20
 
 // FileName is what the files attack writes in dir=.
 const FileName = "intruder-was-here"
@@ -117,6 +125,8 @@ func Run(name string, o Options) string {
 		got, err = forks(o)
 	case "fill":
 		got, err = fill(o)
+	case "disk":
+		got, err = disk()
 	default:
 		err = fmt.Errorf("no attack %q: accepted are %s", name, strings.Join(Names, ", "))
 	}
@@ -527,6 +537,39 @@ func files(o Options) (string, error) {
 		errs = append(errs, errors.New("neither dir= nor secret= given"))
 	}
 	return strings.Join(got, "; "), errors.Join(errs...)
+}
+
+// disk: DiskBytes written, or as many as it can, into the socket
+// directory.
+func disk() (string, error) {
+	dir := os.Getenv("PLUGIN_UNIX_SOCKET_DIR")
+	if dir == "" {
+		return "", errors.New("no socket directory ($PLUGIN_UNIX_SOCKET_DIR is not set)")
+	}
+	p := filepath.Join(dir, FileName)
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return "", fmt.Errorf("create: %w", err)
+	}
+	defer f.Close()
+	chunk := bytes.Repeat([]byte("intruder was here\n"), 4096)
+	n := 0
+	for n < DiskBytes {
+		var m int
+		m, err = f.Write(chunk[:min(len(chunk), DiskBytes-n)])
+		n += m
+		if err != nil {
+			break
+		}
+	}
+	if n == 0 {
+		return "", fmt.Errorf("write: %w", err)
+	}
+	got := fmt.Sprintf("%d bytes into %s", n, dir)
+	if err != nil {
+		got += fmt.Sprintf(", then: %v", err)
+	}
+	return got, nil
 }
 
 // fdInfo is one open descriptor: what /proc/self/fd says it is, and
