@@ -1,10 +1,12 @@
 package record
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 )
 
 // linePrefix is how every record line kinrow writes starts (Rules is the
@@ -69,35 +71,74 @@ func (b *Bad) Unwrap() error { return b.Err }
 // schedule, round and game) an earlier line of the file holds.
 var ErrDuplicate = errors.New("game recorded twice")
 
-// ReadLines reads the JSON-lines game records in data, the content of the
-// file called name. It is the one reader of record files (kinrow match
-// --resume, merge, ratings, export, view). The policy:
+// MaxLineBytes bounds a record line: 16 MiB. The largest record kinrow
+// writes, a full 128x128 board (engine.MaxSide) with every move's search
+// report and its principal variation as long as a record keeps it
+// (MaxPVMoves of MaxPVMove bytes), is about 12 MiB (TestLargestRecord);
+// a full 70x70 board with such reports is under 4 MiB. A reader holds at
+// most this much of any line, however long.
+const MaxLineBytes = 16 << 20
+
+// ErrLineTooLong is wrapped by the error of a line over the bound.
+var ErrLineTooLong = errors.New("record line too long")
+
+// Reader reads records files: the one reader of them (kinrow match
+// --resume, merge, ratings, export, view), streaming, a line at a time.
+// The policy:
 //
 //   - blank lines are skipped;
-//   - each other line goes through parse (ParseJudged when parse is nil),
-//     then the judge: Record.Judge replays its moves and checks that its
+//   - a line over MaxLine bytes (MaxLineBytes when 0) is refused, naming
+//     the bound; the reader never holds more of it than the bound;
+//   - each other line goes through Parse (ParseJudged when nil);
+//   - with a Verifier, its signature and key are checked (Verifier);
+//   - then the judge: Record.Judge replays its moves and checks that its
 //     result, reason and winner follow from them;
 //   - a record of a game (schedule, round and game number) an earlier line
-//     holds is refused: a game is played and counted once;
-//   - the last line, when data does not end with a newline, is torn if it
-//     does not parse, is not valid JSON, and starts like a record line: it
-//     is returned in Lines.Torn with its line number, never as an error;
+//     holds is refused: a game is played and counted once; so is, with a
+//     Verifier, a game id it has read before, in this file or an earlier one;
+//   - the last line, when the input does not end with a newline, is torn if
+//     it does not parse, is not valid JSON, and starts like a record line:
+//     it is returned in Lines.Torn with its line number, never as an error;
 //   - any other line that does not parse or is refused is an error
 //     "name:N: ..." (a *Bad) that wraps why.
-func ReadLines(name string, data []byte, parse func([]byte) (*Record, error)) (Lines, error) {
-	ls := readLines(name, data, parse, true)
+type Reader struct {
+	Parse    func([]byte) (*Record, error)
+	Verifier *Verifier
+	MaxLine  int
+}
+
+// Read reads the records of r, the content of the file called name, and
+// refuses it at the first bad line (a *Bad) or read error.
+func (rd Reader) Read(name string, r io.Reader) (Lines, error) {
+	ls, err := rd.read(name, r, true)
+	if err != nil {
+		return Lines{}, err
+	}
 	if len(ls.Bad) > 0 {
 		return Lines{}, ls.Bad[0]
 	}
 	return ls, nil
 }
 
-// ReadEveryLine reads like ReadLines, but never fails: every line that is
-// not a valid record is left out and listed in Lines.Bad (a later record
-// of a game already read is the bad one), so that a reader may show or
-// count what it could read (kinrow ratings --skip-invalid, the viewer).
+// ReadEvery reads like Read, but a bad line does not refuse the file: every
+// line that is not a valid record is left out and listed in Lines.Bad (a
+// later record of a game already read is the bad one), so that a reader
+// may show or count what it could read (--skip-invalid, the viewer). The
+// error is a read error only.
+func (rd Reader) ReadEvery(name string, r io.Reader) (Lines, error) {
+	return rd.read(name, r, false)
+}
+
+// ReadLines reads data, the content of the file called name, as Reader.Read
+// does with no signature check and parse as Reader.Parse.
+func ReadLines(name string, data []byte, parse func([]byte) (*Record, error)) (Lines, error) {
+	return Reader{Parse: parse}.Read(name, bytes.NewReader(data))
+}
+
+// ReadEveryLine reads data as Reader.ReadEvery does with no signature check.
 func ReadEveryLine(name string, data []byte, parse func([]byte) (*Record, error)) Lines {
-	return readLines(name, data, parse, false)
+	ls, _ := Reader{Parse: parse}.ReadEvery(name, bytes.NewReader(data)) // a bytes.Reader never fails
+	return ls
 }
 
 // dupError is the error of a game recorded twice: it matches ErrDuplicate.
@@ -112,31 +153,97 @@ type gameKey struct {
 	round, game int
 }
 
-func readLines(name string, data []byte, parse func([]byte) (*Record, error), stop bool) Lines {
-	judged := parse == nil
+// lineSource yields the lines of a reader, each at most max bytes held.
+type lineSource struct {
+	br  *bufio.Reader
+	max int
+	buf []byte
+}
+
+// next returns the next line without its newline, whether it had one, and
+// its length in the input (over when it is over max: then line holds
+// nothing and the rest of it was read past). io.EOF ends the input.
+func (ls *lineSource) next() (line []byte, newline bool, size int, over bool, err error) {
+	ls.buf = ls.buf[:0]
+	for {
+		chunk, err := ls.br.ReadSlice('\n')
+		size += len(chunk)
+		if !over {
+			if len(ls.buf)+len(chunk) > ls.max+1 { // +1: the newline
+				over, ls.buf = true, ls.buf[:0]
+			} else {
+				ls.buf = append(ls.buf, chunk...)
+			}
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF && size == 0:
+			return nil, false, 0, false, io.EOF
+		case err != nil && err != io.EOF:
+			return nil, false, size, over, err
+		}
+		newline = err == nil
+		line = ls.buf
+		if newline {
+			if !over {
+				line = line[:len(line)-1]
+			}
+			size--
+		}
+		return line, newline, size, over, nil
+	}
+}
+
+func (rd Reader) read(name string, r io.Reader, stop bool) (Lines, error) {
+	parse, judged := rd.Parse, rd.Parse == nil
 	if judged {
 		parse = ParseJudged
 	}
-	var out Lines
-	lines := bytes.Split(data, []byte("\n"))
-	if len(lines) > 0 && len(lines[len(lines)-1]) == 0 {
-		lines = lines[:len(lines)-1] // the file ends with a newline
+	max := rd.MaxLine
+	if max <= 0 {
+		max = MaxLineBytes
 	}
-	noNewline := len(data) > 0 && data[len(data)-1] != '\n'
+	src := &lineSource{br: bufio.NewReaderSize(r, 64<<10), max: max}
+	var out Lines
 	seen := map[gameKey]int{} // the line of each numbered game
-	offset := 0
-	for i, line := range lines {
+	var offset int64
+	for n := 1; ; n++ {
+		line, newline, size, over, err := src.next()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, fmt.Errorf("read %s: %w", name, err)
+		}
 		start := offset
-		offset += len(line) + 1
+		offset += int64(size)
+		if newline {
+			offset++
+		}
+		bad := func(err error) bool {
+			out.Bad = append(out.Bad, &Bad{Name: name, N: n, Err: err})
+			return stop
+		}
+		if over {
+			if bad(fmt.Errorf("%w: record line %d is over %s (%d bytes); no record kinrow writes is that long",
+				ErrLineTooLong, n, sizeText(max), size)) {
+				return out, nil
+			}
+			continue
+		}
 		t := bytes.TrimSpace(line)
 		if len(t) == 0 {
 			continue
 		}
-		last := i == len(lines)-1 && noNewline
 		rec, err := parse(t)
-		if err != nil && last && isTorn(t) {
-			out.Torn = &Torn{Name: name, N: i + 1, Offset: int64(start), Err: err}
-			return out
+		if err != nil && !newline && isTorn(t) {
+			out.Torn = &Torn{Name: name, N: n, Offset: start, Err: err}
+			return out, nil
+		}
+		unsigned := false
+		if err == nil && rd.Verifier != nil {
+			unsigned, err = rd.Verifier.check(t, rec)
 		}
 		if err == nil && !judged {
 			err = rec.Judge()
@@ -147,20 +254,21 @@ func readLines(name string, data []byte, parse func([]byte) (*Record, error), st
 				err = &dupError{fmt.Sprintf("round %d game %d is already recorded on line %d; a game is played and counted once",
 					rec.Round, rec.Game, first)}
 			} else {
-				seen[key] = i + 1
+				seen[key] = n
 			}
 		}
+		if err == nil && rd.Verifier != nil {
+			err = rd.Verifier.claim(rec.ID, fmt.Sprintf("%s:%d", name, n), unsigned)
+		}
 		if err != nil {
-			out.Bad = append(out.Bad, &Bad{Name: name, N: i + 1, Err: err})
-			if stop {
-				return out
+			if bad(err) {
+				return out, nil
 			}
 			continue
 		}
-		out.Records = append(out.Records, Line{N: i + 1, Rec: rec, Raw: t})
-		out.NeedNewline = last
+		out.Records = append(out.Records, Line{N: n, Rec: rec, Raw: bytes.Clone(t)})
+		out.NeedNewline = !newline
 	}
-	return out
 }
 
 // isTorn tells whether a last line without its newline is the start of a
