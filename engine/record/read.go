@@ -89,7 +89,7 @@ var ErrLineTooLong = errors.New("record line too long")
 //   - blank lines are skipped;
 //   - a line over MaxLine bytes (MaxLineBytes when 0) is refused, naming
 //     the bound; the reader never holds more of it than the bound;
-//   - each other line goes through Parse (ParseJudged when nil);
+//   - each other line goes through Parse (when nil, it is decoded only);
 //   - with a Verifier, its signature and key are checked (Verifier);
 //   - then the judge: Record.Judge replays its moves and checks that its
 //     result, reason and winner follow from them;
@@ -153,6 +153,15 @@ type gameKey struct {
 	round, game int
 }
 
+// decode reads a record from a JSON line, as it is.
+func decode(line []byte) (*Record, error) {
+	var r Record
+	if err := json.Unmarshal(line, &r); err != nil {
+		return nil, fmt.Errorf("decode game record: %w", err)
+	}
+	return &r, nil
+}
+
 // lineSource yields the lines of a reader, each at most max bytes held.
 type lineSource struct {
 	br  *bufio.Reader
@@ -169,9 +178,17 @@ func (ls *lineSource) next() (line []byte, newline bool, size int, over bool, er
 		chunk, err := ls.br.ReadSlice('\n')
 		size += len(chunk)
 		if !over {
-			if len(ls.buf)+len(chunk) > ls.max+1 { // +1: the newline
+			need := len(ls.buf) + len(chunk)
+			switch {
+			case need > ls.max+1: // +1: the newline
 				over, ls.buf = true, ls.buf[:0]
-			} else {
+			case need > cap(ls.buf):
+				// Doubled up to the bound: a long line costs at most
+				// twice the bound in allocations, once.
+				b := make([]byte, len(ls.buf), min(max(2*cap(ls.buf), need, 4096), ls.max+1))
+				copy(b, ls.buf)
+				ls.buf = append(b, chunk...)
+			default:
 				ls.buf = append(ls.buf, chunk...)
 			}
 		}
@@ -196,15 +213,15 @@ func (ls *lineSource) next() (line []byte, newline bool, size int, over bool, er
 }
 
 func (rd Reader) read(name string, r io.Reader, stop bool) (Lines, error) {
-	parse, judged := rd.Parse, rd.Parse == nil
-	if judged {
-		parse = ParseJudged
+	parse := rd.Parse
+	if parse == nil {
+		parse = decode // judged below, after the signature
 	}
-	max := rd.MaxLine
-	if max <= 0 {
-		max = MaxLineBytes
+	bound := rd.MaxLine
+	if bound <= 0 {
+		bound = MaxLineBytes
 	}
-	src := &lineSource{br: bufio.NewReaderSize(r, 64<<10), max: max}
+	src := &lineSource{br: bufio.NewReaderSize(r, 64<<10), max: bound}
 	var out Lines
 	seen := map[gameKey]int{} // the line of each numbered game
 	var offset int64
@@ -227,7 +244,7 @@ func (rd Reader) read(name string, r io.Reader, stop bool) (Lines, error) {
 		}
 		if over {
 			if bad(fmt.Errorf("%w: record line %d is over %s (%d bytes); no record kinrow writes is that long",
-				ErrLineTooLong, n, sizeText(max), size)) {
+				ErrLineTooLong, n, sizeText(bound), size)) {
 				return out, nil
 			}
 			continue
@@ -245,7 +262,7 @@ func (rd Reader) read(name string, r io.Reader, stop bool) (Lines, error) {
 		if err == nil && rd.Verifier != nil {
 			unsigned, err = rd.Verifier.check(t, rec)
 		}
-		if err == nil && !judged {
+		if err == nil {
 			err = rec.Judge()
 		}
 		if err == nil && (rec.Round != 0 || rec.Game != 0) {
