@@ -224,7 +224,7 @@ func (v *Verifier) check(line []byte, rec *Record) (unsigned bool, err error) {
 	body, sig, ok := SplitSigned(line)
 	if !ok {
 		if rec.Sig != "" {
-			return false, fmt.Errorf("%w: the sig member is not the line's last one as `,\"sig\":\"<88 base64 characters>\"}`", ErrBadSignature)
+			return false, fmt.Errorf("%w: the sig member is not written as the line's last one, `,\"sig\":\"<88 base64 characters>\"}` (the line was rewritten)", ErrBadSignature)
 		}
 		if v.allowUnsigned {
 			return true, nil

@@ -412,7 +412,8 @@ func TestResumeRefusesRecordsOutsideTheSchedule(t *testing.T) {
 		{"garbage last line", []string{g1}, "hello", "games.jsonl:2: decode game record"},
 		// A whole record that does not parse is not torn, even last and
 		// without its newline (record.ReadLines): it was cut away before.
-		{"bad whole last record", []string{g1}, strings.Replace(g2, `"moves":[`, `"moves":[{"move":"zz","color":"x","ms":0},`, 1), "games.jsonl:2: game record move 1"},
+		{"bad whole last record", []string{g1}, editRecord(t, strings.Replace(g2, `"moves":[`, `"moves":[{"move":"zz","color":"x","ms":0},`, 1), func(map[string]any) {}),
+			"games.jsonl:2: game record move 1"},
 		{"colours swapped", []string{editRecord(t, g1, func(m map[string]any) {
 			m["players"] = map[string]any{"x": "random", "o": "first"}
 			switch m["result"] { // the winner named after the colours, as the judge wants
