@@ -184,8 +184,8 @@ func (r *Record) MarshalLine() ([]byte, error) {
 
 // Parse reads one record from a JSON line and checks that its rules and moves
 // replay to a legal game; it does not judge the result (an open game is
-// fine): ParseJudged and Record.Judge do, and record.ReadLines judges every
-// record it reads.
+// fine): ParseJudged and Record.Judge do, and Reader judges every record
+// it reads.
 func Parse(line []byte) (*Record, error) {
 	var r Record
 	if err := json.Unmarshal(line, &r); err != nil {

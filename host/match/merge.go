@@ -102,7 +102,7 @@ func (w where) String() string { return fmt.Sprintf("%s:%d", w.path, w.line) }
 // round and game. Every record must carry the same schedule identity, be a
 // finished game of a round and game number inside the schedule, agree
 // with the other records on the pairing, the colours and the opening of
-// its pair, and appear once, and pass the judge of record.ReadLines (its
+// its pair, and appear once, and pass the judge of record.Reader (its
 // result, reason and winner follow from its moves: Record.Judge); the
 // error names the file and line of the first that does not, and nothing
 // is written. Every record is verified (signed by a key of opts.Trusted,
