@@ -121,8 +121,28 @@ func createOnce(path string, data []byte, mode os.FileMode) error {
 	if err != nil {
 		return fmt.Errorf("referee key: write %s: %w", tmp.Name(), err)
 	}
-	if err := os.Link(tmp.Name(), path); err != nil && !errors.Is(err, fs.ErrExist) {
+	err = os.Link(tmp.Name(), path)
+	if err == nil || errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	// A file system without hard links: created exclusively instead (a
+	// host reading it at that very moment may find it short, and says so).
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
 		return fmt.Errorf("referee key: %w", err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("referee key: write %s: %w", path, err)
 	}
 	return nil
 }
