@@ -110,3 +110,32 @@ func TestRefusesBadFiles(t *testing.T) {
 		t.Errorf("a bad key file: %v", err)
 	}
 }
+
+// FuzzReadTrusted: a key file of any content is read or refused with an
+// error naming the file, never a panic; every key it returns is a public
+// key of the right size.
+func FuzzReadTrusted(f *testing.F) {
+	f.Add("# comment\n" + strings.Repeat("A", 43) + "=\n")
+	f.Add("\n\n  " + strings.Repeat("/", 43) + "=  \n#\n")
+	f.Add("AAAA")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, data string) {
+		path := filepath.Join(t.TempDir(), "k.pub")
+		os.WriteFile(path, []byte(data), 0o600)
+		keys, err := ReadTrusted(path)
+		if err != nil {
+			if !strings.Contains(err.Error(), path) {
+				t.Fatalf("error without the file: %v", err)
+			}
+			return
+		}
+		if len(keys) == 0 {
+			t.Fatal("no keys and no error")
+		}
+		for _, k := range keys {
+			if len(k) != 32 {
+				t.Fatalf("key of %d bytes", len(k))
+			}
+		}
+	})
+}
