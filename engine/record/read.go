@@ -44,8 +44,9 @@ type Lines struct {
 	// its own choice (cut it before appending, leave it out with a warning,
 	// refuse the file), but the reader never counts it as a record.
 	Torn *Torn
-	// NeedNewline: the last line is a complete record without its newline;
-	// a writer appending to the file writes one first.
+	// NeedNewline: the last line is a complete record (or, read by
+	// ReadEvery, a bad line left out) without its newline; a writer
+	// appending to the file writes one first.
 	NeedNewline bool
 	// Bad holds the lines that are not valid records, in order, when
 	// ReadEveryLine read the file; ReadLines refuses the file at the first.
@@ -243,6 +244,7 @@ func (rd Reader) read(name string, r io.Reader, stop bool) (Lines, error) {
 			return stop
 		}
 		if over {
+			out.NeedNewline = !newline
 			if bad(fmt.Errorf("%w: record line %d is over %s (%d bytes); no record kinrow writes is that long",
 				ErrLineTooLong, n, sizeText(bound), size)) {
 				return out, nil
@@ -253,9 +255,13 @@ func (rd Reader) read(name string, r io.Reader, stop bool) (Lines, error) {
 		if len(t) == 0 {
 			continue
 		}
+		// A last line without its newline, a record or a bad line left
+		// out (ReadEvery): a writer appending writes the newline first.
+		out.NeedNewline = !newline
 		rec, err := parse(t)
 		if err != nil && !newline && isTorn(t) {
 			out.Torn = &Torn{Name: name, N: n, Offset: start, Err: err}
+			out.NeedNewline = false // the line is cut: what stays ends with a newline
 			return out, nil
 		}
 		unsigned := false
@@ -284,7 +290,6 @@ func (rd Reader) read(name string, r io.Reader, stop bool) (Lines, error) {
 			continue
 		}
 		out.Records = append(out.Records, Line{N: n, Rec: rec, Raw: bytes.Clone(t)})
-		out.NeedNewline = !newline
 	}
 }
 
