@@ -7,6 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
 )
 
 // linePrefix is how every record line kinrow writes starts (Rules is the
@@ -90,7 +93,8 @@ var ErrLineTooLong = errors.New("record line too long")
 //   - blank lines are skipped;
 //   - a line over MaxLine bytes (MaxLineBytes when 0) is refused, naming
 //     the bound; the reader never holds more of it than the bound;
-//   - each other line goes through Parse (when nil, it is decoded only);
+//   - each other line goes through Parse (when nil, it is decoded only;
+//     Parse is called from several goroutines at once);
 //   - with a Verifier, its signature and key are checked (Verifier);
 //   - then the judge: Record.Judge replays its moves and checks that its
 //     result, reason and winner follow from them;
@@ -213,11 +217,27 @@ func (ls *lineSource) next() (line []byte, newline bool, size int, over bool, er
 	}
 }
 
+// The lines of a records file are read in batches of at most batchLines
+// lines and batchBytes bytes (or one longer line), each batch's lines
+// decoded, verified and judged on every core, then taken in order.
+const (
+	batchLines = 1024
+	batchBytes = 4 << 20
+)
+
+// pending is a line read, and what the parallel part made of it.
+type pending struct {
+	n             int
+	line          []byte // trimmed; nil for a blank line
+	newline, over bool
+	size          int
+	start         int64
+	rec           *Record
+	parseErr, err error // parseErr: the parse's; err: the signature's or the judge's
+	unsigned      bool
+}
+
 func (rd Reader) read(name string, r io.Reader, stop bool) (Lines, error) {
-	parse := rd.Parse
-	if parse == nil {
-		parse = decode // judged below, after the signature
-	}
 	bound := rd.MaxLine
 	if bound <= 0 {
 		bound = MaxLineBytes
@@ -226,71 +246,127 @@ func (rd Reader) read(name string, r io.Reader, stop bool) (Lines, error) {
 	var out Lines
 	seen := map[gameKey]int{} // the line of each numbered game
 	var offset int64
-	for n := 1; ; n++ {
-		line, newline, size, over, err := src.next()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return out, fmt.Errorf("read %s: %w", name, err)
-		}
-		start := offset
-		offset += int64(size)
-		if newline {
-			offset++
-		}
-		bad := func(err error) bool {
-			out.Bad = append(out.Bad, &Bad{Name: name, N: n, Err: err})
-			return stop
-		}
-		if over {
-			out.NeedNewline = !newline
-			if bad(fmt.Errorf("%w: record line %d is over %s (%d bytes); no record kinrow writes is that long",
-				ErrLineTooLong, n, sizeText(bound), size)) {
+	n := 0
+	for {
+		batch, readErr := rd.readBatch(src, &n, &offset)
+		rd.check(batch)
+		for i := range batch {
+			if done := rd.take(&out, &batch[i], name, bound, seen, stop); done {
 				return out, nil
 			}
-			continue
 		}
-		t := bytes.TrimSpace(line)
-		if len(t) == 0 {
-			continue
-		}
-		// A last line without its newline, a record or a bad line left
-		// out (ReadEvery): a writer appending writes the newline first.
-		out.NeedNewline = !newline
-		rec, err := parse(t)
-		if err != nil && !newline && isTorn(t) {
-			out.Torn = &Torn{Name: name, N: n, Offset: start, Err: err}
-			out.NeedNewline = false // the line is cut: what stays ends with a newline
+		switch {
+		case readErr == io.EOF:
 			return out, nil
+		case readErr != nil:
+			return out, fmt.Errorf("read %s: %w", name, readErr)
 		}
-		unsigned := false
-		if err == nil && rd.Verifier != nil {
-			unsigned, err = rd.Verifier.check(t, rec)
-		}
-		if err == nil {
-			err = rec.Judge()
-		}
-		if err == nil && (rec.Round != 0 || rec.Game != 0) {
-			key := gameKey{rec.Schedule, rec.Round, rec.Game}
-			if first, dup := seen[key]; dup {
-				err = &dupError{fmt.Sprintf("round %d game %d is already recorded on line %d; a game is played and counted once",
-					rec.Round, rec.Game, first)}
-			} else {
-				seen[key] = n
-			}
-		}
-		if err == nil && rd.Verifier != nil {
-			err = rd.Verifier.claim(rec.ID, fmt.Sprintf("%s:%d", name, n), unsigned)
-		}
-		if err != nil {
-			if bad(err) {
-				return out, nil
-			}
-			continue
-		}
-		out.Records = append(out.Records, Line{N: n, Rec: rec, Raw: bytes.Clone(t)})
 	}
+}
+
+// readBatch reads the next batch of lines, numbering them from *n + 1 and
+// placing them from *offset; its error is the reader's (io.EOF at the end).
+func (rd Reader) readBatch(src *lineSource, n *int, offset *int64) ([]pending, error) {
+	var batch []pending
+	bytesIn := 0
+	for len(batch) < batchLines && bytesIn < batchBytes {
+		line, newline, size, over, err := src.next()
+		if err != nil {
+			return batch, err
+		}
+		*n++
+		p := pending{n: *n, newline: newline, over: over, size: size, start: *offset}
+		*offset += int64(size)
+		if newline {
+			*offset++
+		}
+		if t := bytes.TrimSpace(line); !over && len(t) > 0 {
+			p.line = bytes.Clone(t)
+			bytesIn += len(t)
+		}
+		batch = append(batch, p)
+	}
+	return batch, nil
+}
+
+// check decodes, verifies and judges the lines of a batch, on every core:
+// all of it depends on the line alone.
+func (rd Reader) check(batch []pending) {
+	parse := rd.Parse
+	if parse == nil {
+		parse = decode // judged below, after the signature
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(batch)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(batch); i = int(next.Add(1) - 1) {
+				p := &batch[i]
+				if p.line == nil {
+					continue
+				}
+				p.rec, p.parseErr = parse(p.line)
+				if p.parseErr != nil {
+					continue
+				}
+				if rd.Verifier != nil {
+					p.unsigned, p.err = rd.Verifier.check(p.line, p.rec)
+				}
+				if p.err == nil {
+					p.err = p.rec.Judge()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// take applies, in order, what depends on the lines before: the torn last
+// line, games and game ids read before. It returns whether to stop.
+func (rd Reader) take(out *Lines, p *pending, name string, bound int, seen map[gameKey]int, stop bool) bool {
+	bad := func(err error) bool {
+		out.Bad = append(out.Bad, &Bad{Name: name, N: p.n, Err: err})
+		return stop
+	}
+	if p.over {
+		out.NeedNewline = !p.newline
+		return bad(fmt.Errorf("%w: record line %d is over %s (%d bytes); no record kinrow writes is that long",
+			ErrLineTooLong, p.n, sizeText(bound), p.size))
+	}
+	if p.line == nil {
+		return false
+	}
+	// A last line without its newline, a record or a bad line left out
+	// (ReadEvery): a writer appending writes the newline first.
+	out.NeedNewline = !p.newline
+	if p.parseErr != nil {
+		if !p.newline && isTorn(p.line) {
+			out.Torn = &Torn{Name: name, N: p.n, Offset: p.start, Err: p.parseErr}
+			out.NeedNewline = false // the line is cut: what stays ends with a newline
+			return true
+		}
+		return bad(p.parseErr)
+	}
+	rec, err := p.rec, p.err
+	if err == nil && (rec.Round != 0 || rec.Game != 0) {
+		key := gameKey{rec.Schedule, rec.Round, rec.Game}
+		if first, dup := seen[key]; dup {
+			err = &dupError{fmt.Sprintf("round %d game %d is already recorded on line %d; a game is played and counted once",
+				rec.Round, rec.Game, first)}
+		} else {
+			seen[key] = p.n
+		}
+	}
+	if err == nil && rd.Verifier != nil {
+		err = rd.Verifier.claim(rec.ID, fmt.Sprintf("%s:%d", name, p.n), p.unsigned)
+	}
+	if err != nil {
+		return bad(err)
+	}
+	out.Records = append(out.Records, Line{N: p.n, Rec: rec, Raw: p.line})
+	return false
 }
 
 // isTorn tells whether a last line without its newline is the start of a
