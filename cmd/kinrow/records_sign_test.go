@@ -380,3 +380,17 @@ func TestUnsignedRecordsNeedTheFlag(t *testing.T) {
 		t.Errorf("--allow-unsigned: exit %d, %s\n%s", code, stderr, stdout)
 	}
 }
+
+// kinrow key show prints the public key file (the key as records name
+// it), and kinrow key path where the private key is.
+func TestKeyShowAndPath(t *testing.T) {
+	k := hostKey(t)
+	show, stderr, code := kinrowRun(t, "key", "show")
+	if code != 0 || show != k.PublicText() || !strings.Contains(show, "\n"+base64.StdEncoding.EncodeToString(k.Public())+"\n") {
+		t.Errorf("key show: exit %d, %s%q", code, stderr, show)
+	}
+	path, stderr, code := kinrowRun(t, "key", "path")
+	if code != 0 || strings.TrimSpace(path) != filepath.Join(os.Getenv(refkey.EnvDir), refkey.KeyFile) {
+		t.Errorf("key path: exit %d, %s%q", code, stderr, path)
+	}
+}
