@@ -17,6 +17,9 @@ var binDir string
 
 func TestMain(m *testing.M) {
 	testbuild.Main(m, "kinrow-scripts-", &binDir, func(dir string) error {
+		// The referee's key of the kinrow the scripts run: made here, never
+		// in the user's config directory.
+		os.Setenv("KINROW_CONFIG_DIR", filepath.Join(dir, "config"))
 		return testbuild.Build(dir, "crash")
 	})
 }

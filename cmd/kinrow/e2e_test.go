@@ -16,6 +16,7 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
+	"github.com/kinrow/kinrow/host/refkey"
 	"github.com/kinrow/kinrow/internal/testbuild"
 	"github.com/kinrow/kinrow/internal/testproc"
 	"github.com/kinrow/kinrow/protocol/gtp"
@@ -35,6 +36,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binDir = dir
+	// The referee's key of every kinrow the tests run: made at first use
+	// here, never in the user's config directory.
+	os.Setenv(refkey.EnvDir, filepath.Join(dir, "config"))
 	err = testbuild.Build(dir, testBots...)
 	code := 1
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/recordfmt"
+	"github.com/kinrow/kinrow/host/termsafe"
 )
 
 const exportLong = `Writes the games of a records file (as kinrow match --out writes it) in a
@@ -61,7 +62,7 @@ func (x *exportFlags) run(c *cobra.Command, e env, args []string) error {
 		}
 	}
 	for _, w := range warns {
-		fmt.Fprintf(e.stderr, "%s: warning: %s\n", c.CommandPath(), w)
+		fmt.Fprintf(e.stderr, "%s: warning: %s\n", c.CommandPath(), termsafe.Printable(w))
 	}
 	return refused(err)
 }

@@ -32,7 +32,7 @@ func TestViewFlagsAfterTheFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, stderr := startViewArgs(t, recs, "--listen", "127.0.0.1:0")
+	base, stderr := startViewArgs(t, recs, "--listen", "127.0.0.1:0", "--allow-unsigned") // the test data predates signatures
 	if strings.HasSuffix(base, ":8080") {
 		t.Errorf("served on %s, not on a free port", base)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/kinrow/kinrow/host/gtpfront"
 	"github.com/kinrow/kinrow/host/referee"
 	"github.com/kinrow/kinrow/host/registry"
+	"github.com/kinrow/kinrow/host/termsafe"
 )
 
 // exitUsage is the exit status for bad command-line input.
@@ -40,7 +41,7 @@ type env struct {
 
 // fail prints "kinrow CMD: MSG" on stderr and returns the exit status.
 func (e env) fail(c *cobra.Command, code int, err error) error {
-	fmt.Fprintf(e.stderr, "%s: %v\n", c.CommandPath(), err)
+	fmt.Fprintf(e.stderr, "%s: %s\n", c.CommandPath(), termsafe.Printable(err.Error()))
 	return exitError(code)
 }
 
@@ -94,7 +95,7 @@ the text protocol on stdin/stdout (docs/PROTOCOL.md).`
 	root.SetVersionTemplate("kinrow {{.Version}}\n")
 	root.AddCommand(serveCommand(e, "serve"), matchCommand(e), mergeCommand(e), solveCommand(e),
 		brainCommand(e, "pbrain", ""), exportCommand(e), importCommand(e), viewCommand(e), ratingsCommand(e),
-		javaManifestCommand(e), doctorCommand(e), botsCommand(e),
+		javaManifestCommand(e), doctorCommand(e), botsCommand(e), keyCommand(e),
 		newBookCmd(), newOpeningsCmd(),
 		&cobra.Command{Use: "version", Short: "print the version", Args: cobra.NoArgs,
 			Run: func(c *cobra.Command, _ []string) { fmt.Fprintln(e.stdout, "kinrow", version()) }})

@@ -12,6 +12,7 @@ import (
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/host/botflags"
 	"github.com/kinrow/kinrow/host/match"
+	"github.com/kinrow/kinrow/host/ratings"
 	"github.com/kinrow/kinrow/host/registry"
 )
 
@@ -33,6 +34,7 @@ type matchFlags struct {
 	s                           match.Settings
 	format, outFormat, viewAddr string
 	gomocupTolerance            time.Duration
+	trust                       trustFlags
 }
 
 func (m *matchFlags) register(fs *pflag.FlagSet) {
@@ -56,6 +58,7 @@ func (m *matchFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&m.format, "format", "text", "summary format: text or json")
 	fs.StringVar(&m.outFormat, "out-format", "", "also write each finished game as text (FILE.txt, move strings), sgf (FILE.sgf) or psq (FILE.psq/, a file a game), comma-separated; FILE is --out without its extension")
 	fs.StringVar(&m.viewAddr, "view", "", "serve a live web page of the match at ADDR, e.g. 127.0.0.1:8080 (loopback unless another address is given; see docs/VIEWER.md)")
+	m.trust.register(fs, true)
 	fs.StringVar(&s.Shard, "shard", "", "play the I-th of N slices of the schedule (I/N, I from 0), or auto: from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX/KINROW_SHARD_COUNT")
 }
 
@@ -86,6 +89,9 @@ func (m *matchFlags) run(e env, c *cobra.Command, hf *botflags.Host) error {
 	cfg, err := m.s.Config()
 	if err != nil {
 		return usageError{err}
+	}
+	if err := m.keys(&cfg); err != nil {
+		return err
 	}
 	// --gomocup-tolerance reaches the engines only when given, so that a
 	// manifest's own tolerance key wins over the default otherwise.
@@ -125,6 +131,10 @@ func (m *matchFlags) run(e env, c *cobra.Command, hf *botflags.Host) error {
 	// summary are bad input (exit 2).
 	sum, err := match.Run(e.ctx, cfg)
 	progress.Finish()
+	if sum != nil {
+		ratings.WriteSkipped(e.stderr, c.CommandPath()+": --resume ", sum.Skipped, maxSkippedShown)
+		unsignedNote(e.stderr, c, sum.Unsigned)
+	}
 	switch {
 	case err != nil && sum == nil:
 		return usageError{err}
@@ -132,6 +142,26 @@ func (m *matchFlags) run(e env, c *cobra.Command, hf *botflags.Host) error {
 		return err
 	}
 	return m.summary(e, c, sum, log)
+}
+
+// keys gives cfg the referee's key that signs --out's records and the
+// verifier of the records --resume reads.
+func (m *matchFlags) keys(cfg *match.Config) error {
+	if cfg.Out == "" {
+		return nil
+	}
+	k, err := loadKey()
+	if err != nil {
+		return err
+	}
+	cfg.Key = k.Private
+	if cfg.Resume {
+		if cfg.Trusted, err = m.trust.trusted(); err != nil {
+			return err
+		}
+		cfg.AllowUnsigned, cfg.SkipInvalid = m.trust.allowUnsigned, m.trust.skipInvalid
+	}
+	return nil
 }
 
 // summary prints the summary; an interrupted run exits 130.

@@ -310,7 +310,7 @@ func TestShardAndMergeBadInput(t *testing.T) {
 		{[]string{"merge", out}, nil, "give the output file and at least one record file"},
 		{[]string{"merge", notEmpty, shard0}, nil, "never overwrites records"},
 		{[]string{"merge", out, shard0, other}, nil, "other.jsonl:1: schedule "},
-		{[]string{"merge", out, shard0, shard0}, nil, "shard-0.jsonl:1: round 1 game 1 is already in " + shard0 + ":1"},
+		{[]string{"merge", out, shard0, shard0}, nil, "shard-0.jsonl:1: duplicate game id: game id "}, // the same records twice: their ids
 		{[]string{"merge", shard0, shard0}, nil, "is both the output and an input"},
 		{[]string{"merge", out, notEmpty}, nil, "notes.txt:1: decode game record"},
 	}

@@ -8,13 +8,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kinrow/kinrow/host/ratings"
+	"github.com/kinrow/kinrow/host/termsafe"
 )
 
 const ratingsLong = `Rates every bot of match records ("-" reads stdin) by BayesElo's model (draws
 and the first move's advantage), a list per rules string with 95%
-intervals; mean 0 unless --anchor. Every record is judged: a file with an
-invalid one is refused, naming file:line, unless --skip-invalid leaves it
-out. See docs/MATCHES.md.`
+intervals; mean 0 unless --anchor. Every record is judged and verified
+(signed by this host's key or one given with --trust, each game id once
+across the files): a file with an invalid one is refused, naming
+file:line, unless --skip-invalid leaves it out. See docs/MATCHES.md.`
 
 // maxSkippedShown bounds how many left-out records --skip-invalid names.
 const maxSkippedShown = 20
@@ -24,6 +26,7 @@ type ratingsFlags struct {
 	anchor, prior, format string
 	advantage, drawElo    float64
 	skipInvalid           bool
+	trust                 trustFlags
 	opts                  ratings.Options
 }
 
@@ -42,7 +45,8 @@ func ratingsCommand(e env) *cobra.Command {
 	fs.Float64Var(&f.advantage, "advantage", 0, "fix the first-move advantage at ELO instead of fitting it")
 	fs.Float64Var(&f.drawElo, "draw-elo", 0, "fix the draw parameter (BayesElo's eloDraw) at ELO instead of fitting it")
 	fs.StringVar(&f.format, "format", "text", "output: text or json")
-	fs.BoolVar(&f.skipInvalid, "skip-invalid", false, "leave out records that are not valid (and a torn last line), each named on stderr with its file:line and why, and counted, instead of refusing the file")
+	fs.BoolVar(&f.skipInvalid, "skip-invalid", false, "leave out records that are not valid (unsigned, badly signed, by an untrusted key, a game id seen before, a line over the bound, a result its moves do not give) and a torn last line, each named on stderr with its file:line and why, and counted, instead of refusing the file")
+	f.trust.register(fs, false)
 	return c
 }
 
@@ -73,13 +77,20 @@ func (f *ratingsFlags) run(e env, c *cobra.Command, files []string) error {
 	if c.Flags().Changed("draw-elo") {
 		f.opts.DrawElo = &f.drawElo
 	}
-	rep, skipped, err := ratings.RateFiles(e.ctx, files, e.stdin, f.skipInvalid, f.opts)
+	v, err := f.trust.verifier()
+	if err != nil {
+		return err
+	}
+	rep, skipped, err := ratings.RateFiles(e.ctx, files, e.stdin, v, f.skipInvalid, f.opts)
 	if errors.Is(err, ratings.ErrInterrupted) {
 		return e.fail(c, 130, err)
 	}
 	ratings.WriteSkipped(e.stderr, c.CommandPath()+": ", skipped, maxSkippedShown)
+	if err == nil {
+		unsignedNote(e.stderr, c, v.Unsigned)
+	}
 	if err != nil { // "ratings: ..."
-		fmt.Fprintln(e.stderr, "kinrow", err)
+		fmt.Fprintln(e.stderr, "kinrow", termsafe.Printable(err.Error()))
 		if errors.Is(err, ratings.ErrUnknownAnchor) || errors.Is(err, ratings.ErrBadOption) {
 			return exitError(exitUsage)
 		}

@@ -66,9 +66,11 @@ func TestRatingsMergeResumeExportJudgeRecords(t *testing.T) {
 		m["winner"] = m["players"].(map[string]any)["x"]
 		delete(m, "forfeit")
 		delete(m, "detail")
-		b, _ := json.Marshal(m)
+		// Signed again with this host's key: whoever holds the key can
+		// sign a forgery, and the judge still refuses it.
+		b := signAsHost(t, m)
 		path := filepath.Join(dir, forged.name+".jsonl")
-		content := lines[0] + string(b) + "\n" + strings.Join(lines[2:], "") + "\n"
+		content := lines[0] + b + "\n" + strings.Join(lines[2:], "") + "\n"
 		os.WriteFile(path, []byte(content), 0o644)
 		want := path + ":2: round 1 game 2: " + forged.why
 		for _, tc := range []struct {

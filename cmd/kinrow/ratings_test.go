@@ -143,7 +143,8 @@ func TestRatingsAnchorRulesAndStdin(t *testing.T) {
 	writeRecords(t, f, gom, "beta", "alpha", 2, 0, 3)
 	f.Close()
 
-	stdout, stderr, code := runRatings(t, "--anchor", "beta=1000", "--format", "json", path)
+	// Hand-written records: --allow-unsigned, the test is about the options.
+	stdout, stderr, code := runRatings(t, "--allow-unsigned", "--anchor", "beta=1000", "--format", "json", path)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -168,7 +169,7 @@ func TestRatingsAnchorRulesAndStdin(t *testing.T) {
 		t.Errorf("connect4 group: %+v", c)
 	}
 	// Only gomoku, read from stdin.
-	cmd := kinrowCmd(t, "ratings", "--rules", "gomoku", "-")
+	cmd := kinrowCmd(t, "ratings", "--allow-unsigned", "--rules", "gomoku", "-")
 	in, _ := os.Open(path)
 	defer in.Close()
 	cmd.Stdin = in
@@ -229,7 +230,9 @@ func TestRatingsBadInput(t *testing.T) {
 		{[]string{forged1, ok}, 1, "forged1.jsonl:1: game record: X+ by a win, but the 1 move makes no line of 3"},
 		{[]string{twice}, 1, "twice.jsonl:8: round 1 game 1 is already recorded on line 1"},
 	} {
-		stdout, stderr, code := runRatings(t, tc.args...)
+		// Hand-written records: --allow-unsigned, the test is about the
+		// options and the judge.
+		stdout, stderr, code := runRatings(t, append([]string{"--allow-unsigned"}, tc.args...)...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) || stdout != "" {
 			t.Errorf("%v: exit %d, stderr %q, stdout %q; want exit %d and %q", tc.args, code, stderr, stdout, tc.code, tc.want)
 		}
@@ -277,14 +280,15 @@ func TestRatingsSkipInvalid(t *testing.T) {
 	mixed := strings.Join(lines[:3], "") + forged + strings.Join(lines[3:], "") + lines[0][:40]
 	mixedPath := filepath.Join(dir, "mixed.jsonl")
 	os.WriteFile(mixedPath, []byte(mixed), 0o644)
-	want, stderr, code := runRatings(t, "--format", "json", okPath)
-	if code != 0 {
+	// Hand-written records: --allow-unsigned, the test is about the judge.
+	want, stderr, code := runRatings(t, "--allow-unsigned", "--format", "json", okPath)
+	if code != 0 || !strings.Contains(stderr, "kinrow ratings: 12 unsigned records accepted by --allow-unsigned") {
 		t.Fatalf("valid records: exit %d, %s", code, stderr)
 	}
-	if _, stderr, code := runRatings(t, "--format", "json", mixedPath); code != 1 || !strings.Contains(stderr, "mixed.jsonl:4: game record: X+ by a win") {
+	if _, stderr, code := runRatings(t, "--allow-unsigned", "--format", "json", mixedPath); code != 1 || !strings.Contains(stderr, "mixed.jsonl:4: game record: X+ by a win") {
 		t.Fatalf("without --skip-invalid: exit %d, %s", code, stderr)
 	}
-	got, stderr, code := runRatings(t, "--format", "json", "--skip-invalid", mixedPath)
+	got, stderr, code := runRatings(t, "--allow-unsigned", "--format", "json", "--skip-invalid", mixedPath)
 	if code != 0 || got != want {
 		t.Fatalf("--skip-invalid: exit %d, %s\n%s\nwant\n%s", code, stderr, got, want)
 	}
@@ -297,7 +301,7 @@ func TestRatingsSkipInvalid(t *testing.T) {
 
 // Ctrl-C while the records are still coming on stdin ends the command.
 func TestRatingsInterrupted(t *testing.T) {
-	cmd := kinrowCmd(t, "ratings", "-")
+	cmd := kinrowCmd(t, "ratings", "--allow-unsigned", "-") // a hand-written record
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -308,8 +312,9 @@ func TestRatingsInterrupted(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Some records, then nothing: the command waits on stdin.
-	fmt.Fprintf(in, `{"rules":"connect4","players":{"x":"a","o":"b"},"moves":[],"result":"X+","reason":"win","winner":"a","start":"2026-11-23T10:00:00Z"}`+"\n")
+	// A valid record, then nothing: the command waits on stdin (records
+	// are read a line at a time: an invalid one would end it at once).
+	fmt.Fprintf(in, `{"rules":"connect4","players":{"x":"a","o":"b"},"moves":[],"result":"X+","reason":"resignation","winner":"a","start":"2026-11-23T10:00:00Z"}`+"\n")
 	time.Sleep(200 * time.Millisecond)
 	cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)

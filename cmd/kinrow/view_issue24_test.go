@@ -58,7 +58,7 @@ func TestViewRefusesForeignHostAndShowsGoodGames(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "games.jsonl")
 	os.WriteFile(path, file, 0o644)
-	base, stderr := startView(t, path)
+	base, stderr := startView(t, "--allow-unsigned", path) // the test data predates signatures
 	port := base[strings.LastIndex(base, ":")+1:]
 	code, body := httpGet(t, base+"/api/games")
 	var l struct {

@@ -81,7 +81,7 @@ func TestViewServesAndReportsBadInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, stderr := startView(t, recs, notRecords)
+	base, stderr := startView(t, "--allow-unsigned", recs, notRecords) // the test data predates signatures
 	code, body := httpGet(t, base+"/api/games")
 	if code != 200 || !strings.Contains(body, `"total":5`) || !strings.Contains(body, "notes.txt:1: not kinrow game records") {
 		t.Errorf("GET /api/games: %d %s", code, body)

@@ -21,7 +21,7 @@ var knownForfeits = map[Forfeit]bool{
 
 // Judge replays the record's moves under its rules and checks that its
 // result, reason, forfeit kind and winner follow from them. It is the one
-// judge of a finished game: record.ReadLines runs it on every record of a
+// judge of a finished game: record.Reader runs it on every record of a
 // records file, so every reader (kinrow match --resume, merge, ratings,
 // export, view, the summary) refuses what it refuses.
 //
@@ -210,8 +210,8 @@ func quoteName(s *string) string {
 }
 
 // ParseJudged reads one record from a JSON line and judges it (Judge),
-// replaying its moves once: what ReadLines does with every line when it is
-// given no parse function.
+// replaying its moves once, as Reader does with every line (after its
+// signature) when it is given no parse function.
 func ParseJudged(line []byte) (*Record, error) {
 	var r Record
 	if err := json.Unmarshal(line, &r); err != nil {

@@ -91,6 +91,14 @@ type Record struct {
 	// (kinrow match: a hash of its settings and its shape), so that records
 	// of different schedules are never merged or resumed together.
 	Schedule string `json:"schedule,omitempty"`
+	// ID is the game's unique id (NewID: 128 random bits in hex), given
+	// when the record is signed.
+	ID string `json:"id,omitempty"`
+	// Key is the public key of the referee that signed the record
+	// (EncodeKey), and Sig the signature, always the line's last member:
+	// see SignedLine and docs/MATCHES.md.
+	Key string `json:"key,omitempty"`
+	Sig string `json:"sig,omitempty"`
 }
 
 // New starts the record of a game under rules between two named players.
@@ -159,9 +167,15 @@ func (r *Record) Summary() string {
 	return s
 }
 
-// MarshalLine returns the record as one JSON line without the newline.
+// MarshalLine returns the record as one JSON line without the newline and
+// without a signature (a record kinrow serve's controller asks for, which
+// the host did not referee alone): SignedLine writes the records a
+// referee vouches for. Search reports are cut as SignedLine cuts them.
 func (r *Record) MarshalLine() ([]byte, error) {
-	b, err := json.Marshal(r)
+	c := *r
+	c.Sig = ""
+	c.Moves = clampSearch(c.Moves)
+	b, err := json.Marshal(&c)
 	if err != nil {
 		return nil, fmt.Errorf("encode game record: %w", err)
 	}
@@ -170,8 +184,8 @@ func (r *Record) MarshalLine() ([]byte, error) {
 
 // Parse reads one record from a JSON line and checks that its rules and moves
 // replay to a legal game; it does not judge the result (an open game is
-// fine): ParseJudged and Record.Judge do, and record.ReadLines judges every
-// record it reads.
+// fine): ParseJudged and Record.Judge do, and Reader judges every record
+// it reads.
 func Parse(line []byte) (*Record, error) {
 	var r Record
 	if err := json.Unmarshal(line, &r); err != nil {

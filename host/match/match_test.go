@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -84,6 +85,7 @@ func config(t *testing.T, loader Loader, bots ...string) Config {
 		Rules: rules, Bots: specs, Games: 10, Concurrency: 2, Seed: 1,
 		Clock: referee.Clock{MoveTime: 200 * time.Millisecond}, Grace: 20 * time.Millisecond,
 		Loader: loader, Out: filepath.Join(t.TempDir(), "games.jsonl"),
+		Key: testKey, Trusted: []ed25519.PublicKey{testPub},
 	}
 }
 
@@ -243,7 +245,7 @@ func TestBadConfigs(t *testing.T) {
 	// --resume on a file of other rules.
 	cfg := base
 	os.WriteFile(cfg.Out, []byte(`{"rules":"connectx:6x7x4","players":{"x":"first","o":"random"},"moves":[],"result":"O+","reason":"forfeit","forfeit":"start failure","winner":"random","round":1,"game":1}`+"\n"), 0o644)
-	cfg.Resume = true
+	cfg.Resume, cfg.AllowUnsigned = true, true // the test is about the rules
 	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "this run plays mnk:3x3x3") {
 		t.Errorf("resume on other rules: %v", err)
 	}
@@ -361,11 +363,12 @@ func editRecord(t *testing.T, line string, edit func(m map[string]any)) string {
 		t.Fatal(err)
 	}
 	edit(m)
+	delete(m, "sig")
 	b, err := json.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(b)
+	return signBody(b) // signed again: the test is about what the edit says
 }
 
 // forge makes a tic-tac-toe record line claim "X+ by a win" after moves
@@ -409,7 +412,8 @@ func TestResumeRefusesRecordsOutsideTheSchedule(t *testing.T) {
 		{"garbage last line", []string{g1}, "hello", "games.jsonl:2: decode game record"},
 		// A whole record that does not parse is not torn, even last and
 		// without its newline (record.ReadLines): it was cut away before.
-		{"bad whole last record", []string{g1}, strings.Replace(g2, `"moves":[`, `"moves":[{"move":"zz","color":"x","ms":0},`, 1), "games.jsonl:2: game record move 1"},
+		{"bad whole last record", []string{g1}, editRecord(t, strings.Replace(g2, `"moves":[`, `"moves":[{"move":"zz","color":"x","ms":0},`, 1), func(map[string]any) {}),
+			"games.jsonl:2: game record move 1"},
 		{"colours swapped", []string{editRecord(t, g1, func(m map[string]any) {
 			m["players"] = map[string]any{"x": "random", "o": "first"}
 			switch m["result"] { // the winner named after the colours, as the judge wants
@@ -545,7 +549,7 @@ func FuzzReadRecords(f *testing.F) {
 	f.Add("\n\n" + rec + "\nhello")
 	f.Add(`{"ru`)
 	f.Fuzz(func(t *testing.T, data string) {
-		recs, tail, needNewline, err := readRecords("f", []byte(data))
+		recs, _, tail, needNewline, err := readRecords("f", strings.NewReader(data), nil, false)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "f:") {
 				t.Fatalf("error without a line number: %v", err)
@@ -564,7 +568,7 @@ func FuzzReadRecords(f *testing.F) {
 				t.Fatalf("tail %d of %q", tail, data)
 			}
 			// What stays after the cut reads back to the same records.
-			again, tail2, _, err := readRecords("f", []byte(data[:tail]))
+			again, _, tail2, _, err := readRecords("f", strings.NewReader(data[:tail]), nil, false)
 			if err != nil || tail2 != -1 || len(again) != len(recs) {
 				t.Fatalf("after the cut: %d records, tail %d, %v", len(again), tail2, err)
 			}

@@ -2,12 +2,16 @@ package match
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/kinrow/kinrow/engine/record"
+	"github.com/kinrow/kinrow/host/termsafe"
 )
 
 // MergeReport says what Merge wrote.
@@ -23,6 +27,25 @@ type MergeReport struct {
 	// them as runs of consecutive games, by round.
 	Missing int
 	Gaps    []Gap
+	// Skipped are the records left out by MergeOptions.SkipInvalid, each
+	// an error naming file:line and why; they are not written.
+	Skipped []error
+	// Unsigned counts the unsigned records accepted by
+	// MergeOptions.AllowUnsigned.
+	Unsigned int
+}
+
+// MergeOptions says how Merge checks its inputs.
+type MergeOptions struct {
+	// Trusted are the keys whose signatures Merge accepts: every record
+	// must be signed by one, each game id once across all inputs, unless
+	// AllowUnsigned lets in records with no signature.
+	Trusted       []ed25519.PublicKey
+	AllowUnsigned bool
+	// SkipInvalid leaves out the records that are not valid (counted in
+	// MergeReport.Skipped) instead of refusing the merge. Records that do
+	// not fit the schedule are still refused.
+	SkipInvalid bool
 }
 
 // Gap is a run of missing games: games First to Last of round Round.
@@ -79,13 +102,16 @@ func (w where) String() string { return fmt.Sprintf("%s:%d", w.path, w.line) }
 // round and game. Every record must carry the same schedule identity, be a
 // finished game of a round and game number inside the schedule, agree
 // with the other records on the pairing, the colours and the opening of
-// its pair, and appear once, and pass the judge of record.ReadLines (its
+// its pair, and appear once, and pass the judge of record.Reader (its
 // result, reason and winner follow from its moves: Record.Judge); the
 // error names the file and line of the first that does not, and nothing
-// is written. out must be new or empty:
-// Merge never overwrites records. Missing games are reported, not refused:
+// is written. Every record is verified (signed by a key of opts.Trusted,
+// its game id seen once across the inputs) and written as the
+// line it was read, with its own signature: Merge vouches for nothing
+// itself, so a merged file verifies as its shards did. out must be new or
+// empty: Merge never overwrites records. Missing games are reported, not refused:
 // kinrow match --resume on out with the schedule's settings plays them.
-func Merge(ctx context.Context, out string, inputs []string) (*MergeReport, error) {
+func Merge(ctx context.Context, out string, inputs []string, opts MergeOptions) (*MergeReport, error) {
 	if len(inputs) == 0 {
 		return nil, fmt.Errorf("%w: no record files to merge", ErrMerge)
 	}
@@ -93,6 +119,7 @@ func Merge(ctx context.Context, out string, inputs []string) (*MergeReport, erro
 		return nil, fmt.Errorf("merge: %w", err)
 	}
 	rep := &MergeReport{}
+	v := record.NewVerifier(opts.Trusted, opts.AllowUnsigned)
 	var first where
 	byGame := map[[2]int]numbered{}
 	from := map[[2]int]where{}
@@ -107,14 +134,20 @@ func Merge(ctx context.Context, out string, inputs []string) (*MergeReport, erro
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
-		data, err := os.ReadFile(path)
+		in, err := os.Open(path)
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
-		recs, tail, _, err := readRecords(path, data)
+		recs, skipped, tail, _, err := readRecords(path, in, v, opts.SkipInvalid)
+		in.Close()
 		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrMerge, err)
+			var bad *record.Bad
+			if errors.As(err, &bad) {
+				return nil, fmt.Errorf("%w: %w", ErrMerge, err)
+			}
+			return nil, fmt.Errorf("merge: %w", err)
 		}
+		rep.Skipped = append(rep.Skipped, skipped...)
 		if tail >= 0 {
 			rep.Torn = append(rep.Torn, path)
 		}
@@ -139,7 +172,7 @@ func Merge(ctx context.Context, out string, inputs []string) (*MergeReport, erro
 					id, first, rep.Schedule)
 			}
 			if rec.Rules != rules {
-				return nil, bad("rules %s; %s has rules %s", rec.Rules, first, rules)
+				return nil, bad("rules %s; %s has rules %s", termsafe.Printable(rec.Rules), first, termsafe.Printable(rules))
 			}
 			if rec.Round < 1 || rec.Round > id.Rounds || rec.Game < 1 || rec.Game > id.Games {
 				return nil, bad("round %d game %d is outside the schedule, which has rounds 1 to %d of games 1 to %d",
@@ -161,7 +194,8 @@ func Merge(ctx context.Context, out string, inputs []string) (*MergeReport, erro
 				pairing[rec.Round], pairingAt[rec.Round] = xo, at
 			} else if p != xo {
 				return nil, bad("round %d game %d has x %s and o %s, which does not agree with %s (round %d: %s is x in odd games, %s in even ones)",
-					rec.Round, rec.Game, rec.Players.X, rec.Players.O, pairingAt[rec.Round], rec.Round, p[0], p[1])
+					rec.Round, rec.Game, termsafe.Printable(rec.Players.X), termsafe.Printable(rec.Players.O), pairingAt[rec.Round], rec.Round,
+					termsafe.Printable(p[0]), termsafe.Printable(p[1]))
 			}
 			pair := [2]int{rec.Round, (rec.Game + 1) / 2}
 			var opening []string
@@ -217,7 +251,7 @@ func Merge(ctx context.Context, out string, inputs []string) (*MergeReport, erro
 	if err := writeNew(out, buf); err != nil {
 		return nil, err
 	}
-	rep.Games = len(keys)
+	rep.Games, rep.Unsigned = len(keys), v.Unsigned
 	return rep, nil
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/kinrow/kinrow/engine/record"
 	"github.com/kinrow/kinrow/host/ratings"
 	"github.com/kinrow/kinrow/host/stats"
+	"github.com/kinrow/kinrow/host/termsafe"
 )
 
 // WriteText prints the summary as kinrow match does: the table of
@@ -75,7 +76,7 @@ func standingsJSON(sum *Summary, bots int, log hclog.Logger) *ratings.Report {
 func forfeitText(m map[record.Forfeit]int) string {
 	var parts []string
 	for k, v := range m {
-		parts = append(parts, fmt.Sprintf("%s %d", k, v))
+		parts = append(parts, fmt.Sprintf("%s %d", termsafe.Printable(string(k)), v))
 	}
 	sort.Strings(parts)
 	if len(parts) == 0 {
@@ -114,14 +115,14 @@ func eloError(e stats.Estimate) float64 { return (e.High - e.Low) / 2 }
 // same by the side A played and for x against o; then the Elo difference
 // with its error, the LOS and the draw ratio.
 func writeScore(w io.Writer, p *PairingStats) {
-	fmt.Fprintf(w, "Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", p.A, p.B, p.WDL.W, p.WDL.L, p.WDL.D, p.WDL.Score(), p.WDL.N())
+	fmt.Fprintf(w, "Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", termsafe.Printable(p.A), termsafe.Printable(p.B), p.WDL.W, p.WDL.L, p.WDL.D, p.WDL.Score(), p.WDL.N())
 	for _, side := range []struct {
 		name string
 		wdl  stats.WDL
 	}{{"x", p.AsX}, {"o", p.AsO}} {
 		if side.wdl.N() > 0 {
 			fmt.Fprintf(w, "...      %s playing %s: %d - %d - %d  [%.3f] %d\n",
-				p.A, side.name, side.wdl.W, side.wdl.L, side.wdl.D, side.wdl.Score(), side.wdl.N())
+				termsafe.Printable(p.A), side.name, side.wdl.W, side.wdl.L, side.wdl.D, side.wdl.Score(), side.wdl.N())
 		}
 	}
 	if n := p.WDL.N(); n > 0 {
@@ -143,7 +144,7 @@ func writeSummaryText(w io.Writer, sum *Summary, sprt *stats.SPRT) {
 	t.Header("bot A", "bot B", "games", "A: W-D-L", "score", "Elo (95%)", "LOS", "pairs 0-½-1-1½-2", "forfeits A", "forfeits B", "ms/move A med/max", "ms/move B med/max")
 	for _, p := range sum.Pairings {
 		pe := p.Penta
-		t.Append(p.A, p.B, strconv.Itoa(p.WDL.N()),
+		t.Append(termsafe.Printable(p.A), termsafe.Printable(p.B), strconv.Itoa(p.WDL.N()),
 			fmt.Sprintf("%d-%d-%d", p.WDL.W, p.WDL.D, p.WDL.L),
 			fmt.Sprintf("%.1f%%", 100*p.WDL.Score()),
 			tableElo(p.Elo).String(), fmt.Sprintf("%.1f%%", 100*p.LOS),

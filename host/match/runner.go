@@ -3,8 +3,10 @@ package match
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 	"syscall"
@@ -47,8 +49,21 @@ type Config struct {
 	SPRT   *stats.SPRT
 	Out    string // JSON-lines file; "" for none
 	Resume bool
-	Loader Loader
-	Logger hclog.Logger
+	// Key signs every record written to Out (record.SignedLine): the
+	// referee's key (host/refkey). Required with Out.
+	Key ed25519.PrivateKey
+	// Trusted are the keys whose signatures Resume accepts (the referee's
+	// own and those given with --trust): every record it reads must be
+	// signed by one, each game id once, unless AllowUnsigned lets in
+	// records with no signature (counted in Summary.Unsigned).
+	Trusted       []ed25519.PublicKey
+	AllowUnsigned bool
+	// SkipInvalid makes Resume leave out (and count in Summary.Skipped)
+	// the records of Out that are not valid, instead of refusing the file:
+	// their games are played again. The lines stay in the file.
+	SkipInvalid bool
+	Loader      Loader
+	Logger      hclog.Logger
 	// OnGame is called after every finished game (from one goroutine at a time).
 	OnGame func(done, total int, rec *record.Record)
 	// OnPair is called with the SPRT's log-likelihood ratio after every pair.
@@ -94,6 +109,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Loader == nil {
 		return errors.New("match: no loader")
+	}
+	if c.Out != "" && len(c.Key) != ed25519.PrivateKeySize {
+		return errors.New("match: --out without the referee's key to sign its records")
 	}
 	return nil
 }
@@ -193,7 +211,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 			continue // the summary counts only what --out holds
 		}
 		if out != nil {
-			if writeErr = appendRecord(out, rec); writeErr != nil {
+			if writeErr = appendRecord(out, rec, cfg.Key); writeErr != nil {
 				stop(fmt.Errorf("%w: %w", errOutFailed, writeErr))
 				continue
 			}
@@ -253,13 +271,29 @@ func RefuseNonEmpty(path, hint string) error {
 			return fmt.Errorf("%s: %w (a directory of %d entries): %s; kinrow never overwrites records", path, ErrOutNotEmpty, len(ents), hint)
 		}
 	case st.Size() > 0:
-		lines := 0
-		if data, err := os.ReadFile(path); err == nil {
-			lines = bytes.Count(data, []byte("\n"))
-		}
+		lines := countLines(path)
 		return fmt.Errorf("%s: %w (%d bytes, %d lines): %s; kinrow never overwrites records", path, ErrOutNotEmpty, st.Size(), lines, hint)
 	}
 	return nil
+}
+
+// countLines counts the newlines of the file at path, reading it a block
+// at a time (0 if it cannot be read).
+func countLines(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	n := 0
+	buf := make([]byte, 64<<10)
+	for {
+		m, err := f.Read(buf)
+		n += bytes.Count(buf[:m], []byte("\n"))
+		if err != nil {
+			return n
+		}
+	}
 }
 
 // openOut opens the records file for appending, creating it if needed. It
@@ -286,10 +320,10 @@ func openOut(path string, resume bool) (*os.File, error) {
 	return f, nil
 }
 
-// appendRecord writes one record line and syncs it to disk (what cannot
-// be synced, /dev/null or a pipe, is not).
-func appendRecord(f *os.File, rec *record.Record) error {
-	line, err := rec.MarshalLine()
+// appendRecord writes one record line signed with key and syncs it to
+// disk (what cannot be synced, /dev/null or a pipe, is not).
+func appendRecord(f *os.File, rec *record.Record, key ed25519.PrivateKey) error {
+	line, err := rec.SignedLine(key)
 	if err != nil {
 		return err
 	}
@@ -310,16 +344,24 @@ type numbered struct {
 	raw  []byte
 }
 
-// readRecords reads the records of a previous run through record.ReadLines
-// (its policy: blank lines skipped, a torn last line reported, any other bad
-// line an error naming the file and the line number). tail is the offset
-// the torn last line starts at, where the file must be cut before anything
-// is appended, or -1; needNewline says a complete last record lacks its
-// newline. --resume and kinrow merge both use it.
-func readRecords(path string, data []byte) (recs []numbered, tail int64, needNewline bool, err error) {
-	ls, err := record.ReadLines(path, data, nil)
+// readRecords reads the records of a previous run through record.Reader
+// (its policy: blank lines skipped, a line over the bound refused, a torn
+// last line reported, a record v does not vouch for or a game id it read
+// before refused, any other bad line an error naming the file and the line
+// number); with skip, bad lines are left out and returned in bad instead.
+// tail is the offset the torn last line starts at, where the file must be
+// cut before anything is appended, or -1; needNewline says a complete last
+// record lacks its newline. --resume and kinrow merge both use it.
+func readRecords(path string, r io.Reader, v *record.Verifier, skip bool) (recs []numbered, bad []error, tail int64, needNewline bool, err error) {
+	rd := record.Reader{Verifier: v}
+	var ls record.Lines
+	if skip {
+		ls, err = rd.ReadEvery(path, r)
+	} else {
+		ls, err = rd.Read(path, r)
+	}
 	if err != nil {
-		return nil, -1, false, err
+		return nil, nil, -1, false, err
 	}
 	tail = -1
 	if ls.Torn != nil {
@@ -328,7 +370,10 @@ func readRecords(path string, data []byte) (recs []numbered, tail int64, needNew
 	for _, l := range ls.Records {
 		recs = append(recs, numbered{line: l.N, rec: l.Rec, raw: l.Raw})
 	}
-	return recs, tail, ls.NeedNewline, nil
+	for _, b := range ls.Bad {
+		bad = append(bad, b)
+	}
+	return recs, bad, tail, ls.NeedNewline, nil
 }
 
 // resume reads the records a previous run left in out (opened for
@@ -338,14 +383,17 @@ func readRecords(path string, data []byte) (recs []numbered, tail int64, needNew
 // schedule's colours and opening, and appear once; the error names the
 // line of the first that is not. Only then is a torn last line cut.
 func (s *Summary) resume(out *os.File, path string, jobs []Job) (map[[2]int]bool, error) {
-	data, err := os.ReadFile(path)
+	in, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("--resume: %w", err)
 	}
-	recs, tail, needNewline, err := readRecords(path, data)
+	v := record.NewVerifier(s.cfg.Trusted, s.cfg.AllowUnsigned)
+	recs, bad, tail, needNewline, err := readRecords(path, in, v, s.cfg.SkipInvalid)
+	in.Close()
 	if err != nil {
 		return nil, fmt.Errorf("--resume: %w", err)
 	}
+	s.Skipped, s.Unsigned = bad, v.Unsigned
 	byKey := make(map[[2]int]Job, len(jobs))
 	for _, j := range jobs {
 		byKey[[2]int{j.Round, j.Game}] = j

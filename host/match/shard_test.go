@@ -1,6 +1,7 @@
 package match
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -254,7 +255,7 @@ func readKeys(t *testing.T, path string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, tail, _, err := readRecords(path, data)
+	recs, _, tail, _, err := readRecords(path, bytes.NewReader(data), testVerifier(), false)
 	if err != nil || tail != -1 {
 		t.Fatalf("%s: %v (tail %d)", path, err, tail)
 	}
@@ -296,7 +297,7 @@ func TestMergedShardsAreTheWholeRun(t *testing.T) {
 				t.Fatalf("the shards played %d games", played)
 			}
 			out := filepath.Join(t.TempDir(), "merged.jsonl")
-			rep, err := Merge(context.Background(), out, files)
+			rep, err := Merge(context.Background(), out, files, testMerge)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -342,7 +343,7 @@ func TestResumeOfAMergePlaysOnlyTheMissingGames(t *testing.T) {
 		files = append(files, c.Out)
 	}
 	out := filepath.Join(t.TempDir(), "merged.jsonl")
-	rep, err := Merge(context.Background(), out, files)
+	rep, err := Merge(context.Background(), out, files, testMerge)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,7 +395,7 @@ func TestMissingGaps(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.jsonl")
 	os.WriteFile(in, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
-	rep, err := Merge(context.Background(), filepath.Join(dir, "out.jsonl"), []string{in})
+	rep, err := Merge(context.Background(), filepath.Join(dir, "out.jsonl"), []string{in}, MergeOptions{AllowUnsigned: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +415,7 @@ func TestMissingGaps(t *testing.T) {
 	// A record may state any shape: merging is never as slow as the shape is big.
 	huge := filepath.Join(dir, "huge.jsonl")
 	os.WriteFile(huge, []byte(strings.Replace(rec(1, 1), "3x9", "100000x1073741824", 1)+"\n"), 0o644)
-	rep, err = Merge(context.Background(), filepath.Join(dir, "out2.jsonl"), []string{huge})
+	rep, err = Merge(context.Background(), filepath.Join(dir, "out2.jsonl"), []string{huge}, MergeOptions{AllowUnsigned: true})
 	if err != nil || rep.Missing != 100000*(1<<30)-1 || len(rep.Gaps) != 100000 {
 		t.Errorf("huge: %v, %d missing in %d gaps", err, rep.Missing, len(rep.Gaps))
 	}
@@ -449,7 +450,7 @@ func TestMergeRefuses(t *testing.T) {
 		want  string
 	}{
 		{"another schedule", []string{join(a...), join(otherLines[0])}, "b.jsonl:1: schedule "},
-		{"duplicate across files", []string{join(a...), join(b[0], a[1])}, "b.jsonl:2: round 1 game 2 is already in a.jsonl:2"},
+		{"duplicate across files", []string{join(a...), join(b[0], a[1])}, "b.jsonl:2: duplicate game id"},
 		{"duplicate in a file", []string{join(a[0], a[1], a[0])}, "a.jsonl:3: round 1 game 1 is already recorded on line 1"},
 		// Issue 24: results the moves do not make, judged by record.ReadLines.
 		{"forged win after 3 moves", []string{join(a[0], forge(t, a[1], "a1 b3 c2"))}, "a.jsonl:2: round 1 game 2: X+ by a win, but the 3 moves make no line of 3"},
@@ -475,7 +476,7 @@ func TestMergeRefuses(t *testing.T) {
 				files = append(files, p)
 			}
 			out := filepath.Join(dir, "out.jsonl")
-			_, err := Merge(context.Background(), out, files)
+			_, err := Merge(context.Background(), out, files, testMerge)
 			if err == nil || !strings.Contains(strings.ReplaceAll(err.Error(), dir+"/", ""), tc.want) || !errors.Is(err, ErrMerge) {
 				t.Errorf("error %v; want ErrMerge saying %q", err, tc.want)
 			}
@@ -489,7 +490,7 @@ func TestMergeRefuses(t *testing.T) {
 		in, out := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "out.jsonl")
 		os.WriteFile(in, []byte(join(a...)), 0o644)
 		os.WriteFile(out, []byte("keep me\n"), 0o644)
-		_, err := Merge(context.Background(), out, []string{in})
+		_, err := Merge(context.Background(), out, []string{in}, testMerge)
 		if !errors.Is(err, ErrOutNotEmpty) {
 			t.Errorf("error %v; want ErrOutNotEmpty", err)
 		}
@@ -501,7 +502,7 @@ func TestMergeRefuses(t *testing.T) {
 		dir := t.TempDir()
 		in, out := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "out.jsonl")
 		os.WriteFile(in, []byte(join(a[:len(a)-1]...)+a[len(a)-1][:40]), 0o644)
-		rep, err := Merge(context.Background(), out, []string{in})
+		rep, err := Merge(context.Background(), out, []string{in}, testMerge)
 		if err != nil || rep.Games != len(a)-1 || len(rep.Torn) != 1 || rep.Missing != 18-rep.Games {
 			t.Errorf("report %+v, %v", rep, err)
 		}
@@ -516,7 +517,7 @@ func sortedLines(t *testing.T, path string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, _, _, err := readRecords(path, data)
+	recs, _, _, _, err := readRecords(path, bytes.NewReader(data), testVerifier(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -623,7 +624,7 @@ func FuzzMerge(f *testing.F) {
 		pa, pb, out := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"), filepath.Join(dir, "out.jsonl")
 		os.WriteFile(pa, []byte(a), 0o644)
 		os.WriteFile(pb, []byte(b), 0o644)
-		rep, err := Merge(context.Background(), out, []string{pa, pb})
+		rep, err := Merge(context.Background(), out, []string{pa, pb}, MergeOptions{AllowUnsigned: true})
 		if err != nil {
 			if !errors.Is(err, ErrMerge) {
 				t.Fatalf("not ErrMerge: %v", err)
@@ -634,7 +635,7 @@ func FuzzMerge(f *testing.F) {
 			return
 		}
 		data, _ := os.ReadFile(out)
-		recs, tail, _, rerr := readRecords(out, data)
+		recs, _, tail, _, rerr := readRecords(out, bytes.NewReader(data), record.NewVerifier(nil, true), false)
 		if rerr != nil || tail != -1 || len(recs) != rep.Games {
 			t.Fatalf("merged file: %d records, tail %d, %v; report %+v", len(recs), tail, rerr, rep)
 		}

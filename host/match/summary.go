@@ -8,6 +8,7 @@ import (
 
 	"github.com/kinrow/kinrow/engine/record"
 	"github.com/kinrow/kinrow/host/stats"
+	"github.com/kinrow/kinrow/host/termsafe"
 )
 
 // PairingStats are the results of one pairing, from bot A's view.
@@ -39,8 +40,14 @@ type Summary struct {
 	// Records are the games counted, those of a resumed --out first, in
 	// the order they were counted.
 	Records []*record.Record
-	cfg     *Config
-	pairs   [][2]int
+	// Skipped are the records of a resumed --out left out by
+	// Config.SkipInvalid, each an error naming file:line and why.
+	Skipped []error
+	// Unsigned counts the unsigned records of a resumed --out accepted
+	// by Config.AllowUnsigned.
+	Unsigned int
+	cfg      *Config
+	pairs    [][2]int
 }
 
 func newSummary(cfg *Config) *Summary {
@@ -60,7 +67,7 @@ func newSummary(cfg *Config) *Summary {
 // checkResumable tells whether a record belongs to this run.
 func (s *Summary) checkResumable(rec *record.Record) error {
 	if rec.Rules != s.Rules {
-		return fmt.Errorf("the file holds games of %s; this run plays %s", rec.Rules, s.Rules)
+		return fmt.Errorf("the file holds games of %s; this run plays %s", termsafe.Printable(rec.Rules), s.Rules)
 	}
 	if rec.Round < 1 || rec.Round > len(s.Pairings) {
 		return fmt.Errorf("the file holds round %d; this run has %d pairings", rec.Round, len(s.Pairings))
@@ -71,7 +78,8 @@ func (s *Summary) checkResumable(rec *record.Record) error {
 	want := []string{ps.A, ps.B}
 	slices.Sort(want)
 	if !slices.Equal(players, want) {
-		return fmt.Errorf("round %d of the file is %s vs %s; this run's is %s vs %s", rec.Round, rec.Players.X, rec.Players.O, ps.A, ps.B)
+		return fmt.Errorf("round %d of the file is %s vs %s; this run's is %s vs %s", rec.Round,
+			termsafe.Printable(rec.Players.X), termsafe.Printable(rec.Players.O), termsafe.Printable(ps.A), termsafe.Printable(ps.B))
 	}
 	return nil
 }
@@ -94,7 +102,7 @@ func (s *Summary) checkScheduled(rec *record.Record, jobs map[[2]int]Job) error 
 	x, o := s.cfg.displayNames(j.X, j.O)
 	if rec.Players.X != x || rec.Players.O != o {
 		return fmt.Errorf("round %d game %d has x %s and o %s; this run's schedule has x %s and o %s",
-			rec.Round, rec.Game, rec.Players.X, rec.Players.O, x, o)
+			rec.Round, rec.Game, termsafe.Printable(rec.Players.X), termsafe.Printable(rec.Players.O), termsafe.Printable(x), termsafe.Printable(o))
 	}
 	rules := s.cfg.Rules
 	want := make([]string, len(j.Opening))
@@ -116,7 +124,7 @@ func (s *Summary) checkScheduled(rec *record.Record, jobs map[[2]int]Job) error 
 	// Records written before schedules had identities have none.
 	if rec.Schedule != "" && rec.Schedule != s.cfg.scheduleID {
 		return fmt.Errorf("round %d game %d belongs to schedule %s; this run's is %s: another setting (--movetime/--tc, --max-plies, --bot-opt, --seed, --openings, ...) makes other games",
-			rec.Round, rec.Game, rec.Schedule, s.cfg.scheduleID)
+			rec.Round, rec.Game, termsafe.Printable(rec.Schedule), s.cfg.scheduleID)
 	}
 	return nil
 }

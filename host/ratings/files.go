@@ -7,24 +7,27 @@ import (
 	"io"
 
 	"github.com/kinrow/kinrow/engine/record"
+	"github.com/kinrow/kinrow/host/termsafe"
 )
 
 // ReadFiles reads the records of every file of names in turn ("-" reads
-// stdin), as kinrow ratings does: each refused as a whole for an invalid
-// record unless skip leaves such records out, returned in skipped.
-func ReadFiles(names []string, stdin io.Reader, skip bool) (recs []*record.Record, skipped []error, err error) {
+// stdin), as kinrow ratings does: each record verified by v (a game id is
+// refused when any file read before holds it), each file refused as a
+// whole for an invalid record unless skip leaves such records out,
+// returned in skipped.
+func ReadFiles(names []string, stdin io.Reader, v *record.Verifier, skip bool) (recs []*record.Record, skipped []error, err error) {
 	for _, name := range names {
 		var rs []*record.Record
 		var bad []error
 		switch {
 		case name == "-" && skip:
-			rs, bad, err = ReadSkipping(stdin, "stdin")
+			rs, bad, err = ReadSkipping(stdin, "stdin", v)
 		case name == "-":
-			rs, err = Read(stdin, "stdin")
+			rs, err = Read(stdin, "stdin", v)
 		case skip:
-			rs, bad, err = ReadFileSkipping(name)
+			rs, bad, err = ReadFileSkipping(name, v)
 		default:
-			rs, err = ReadFile(name)
+			rs, err = ReadFile(name, v)
 		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("ratings: %w", err)
@@ -47,7 +50,7 @@ func WriteSkipped(w io.Writer, prefix string, skipped []error, max int) {
 			fmt.Fprintf(w, "%sskipped: ... and %d more\n", prefix, n-i)
 			break
 		}
-		fmt.Fprintf(w, "%sskipped: %v\n", prefix, err)
+		fmt.Fprintf(w, "%sskipped: %s\n", prefix, termsafe.Printable(err.Error()))
 	}
 	word := "records"
 	if n == 1 {
@@ -62,8 +65,8 @@ var ErrInterrupted = errors.New("interrupted")
 // RateFiles reads the records of names (ReadFiles) and rates them (Fit)
 // aside, so that the end of ctx ends the wait even while it reads stdin:
 // then it returns ErrInterrupted at once. skipped holds the records skip
-// left out, also when err is not nil.
-func RateFiles(ctx context.Context, names []string, stdin io.Reader, skip bool, opts Options) (rep *Report, skipped []error, err error) {
+// left out, also when err is not nil. v verifies every record (ReadFiles).
+func RateFiles(ctx context.Context, names []string, stdin io.Reader, v *record.Verifier, skip bool, opts Options) (rep *Report, skipped []error, err error) {
 	type result struct {
 		rep     *Report
 		skipped []error
@@ -71,7 +74,7 @@ func RateFiles(ctx context.Context, names []string, stdin io.Reader, skip bool, 
 	}
 	done := make(chan result, 1)
 	go func() {
-		recs, skipped, err := ReadFiles(names, stdin, skip)
+		recs, skipped, err := ReadFiles(names, stdin, v, skip)
 		var rep *Report
 		if err == nil {
 			rep, err = Fit(recs, opts)

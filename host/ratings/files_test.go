@@ -15,7 +15,7 @@ func TestRateFilesInterrupted(t *testing.T) {
 	defer pw.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := RateFiles(ctx, []string{"-"}, pr, false, Options{}); !errors.Is(err, ErrInterrupted) {
+	if _, _, err := RateFiles(ctx, []string{"-"}, pr, nil, false, Options{}); !errors.Is(err, ErrInterrupted) {
 		t.Errorf("error %v, want ErrInterrupted", err)
 	}
 }

@@ -40,7 +40,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("\n\n{}\n"))
 	f.Add([]byte("garbage"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		recs, err := Read(bytes.NewReader(data), "f.jsonl")
+		recs, err := Read(bytes.NewReader(data), "f.jsonl", nil)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "f.jsonl:") {
 				t.Fatalf("error %q does not name the file and line", err)

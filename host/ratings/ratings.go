@@ -11,6 +11,7 @@ import (
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
 	"github.com/kinrow/kinrow/host/stats"
+	"github.com/kinrow/kinrow/host/termsafe"
 )
 
 // DefaultPrior is the number of virtual games per pairing that the
@@ -223,7 +224,7 @@ func Fit(recs []*record.Record, opts Options) (*Report, error) {
 	}
 	if len(groups) == 0 {
 		if wantRules != "" {
-			return nil, fmt.Errorf("ratings: %w under rules %s", ErrNoGames, wantRules)
+			return nil, fmt.Errorf("ratings: %w under rules %s", ErrNoGames, termsafe.Printable(wantRules))
 		}
 		return nil, fmt.Errorf("ratings: %w", ErrNoGames)
 	}
@@ -237,7 +238,7 @@ func Fit(recs []*record.Record, opts Options) (*Report, error) {
 			all = append(all, g.names...)
 		}
 		if !found {
-			return nil, fmt.Errorf("ratings: %w %q: the games are by %s", ErrUnknownAnchor, opts.Anchor, nameList(all))
+			return nil, fmt.Errorf("ratings: %w %q: the games are by %s", ErrUnknownAnchor, termsafe.Printable(opts.Anchor), nameList(all))
 		}
 	}
 	keys := make([]string, 0, len(groups))
@@ -248,7 +249,7 @@ func Fit(recs []*record.Record, opts Options) (*Report, error) {
 	for _, k := range keys {
 		grp, err := groups[k].fit(opts)
 		if err != nil {
-			return nil, fmt.Errorf("ratings: %s: %w", k, err)
+			return nil, fmt.Errorf("ratings: %s: %w", termsafe.Printable(k), err)
 		}
 		rep.Groups = append(rep.Groups, grp)
 	}
@@ -274,10 +275,14 @@ func nameList(names []string) string {
 			out = append(out, n)
 		}
 	}
+	more := ""
 	if len(out) > 10 {
-		return strings.Join(out[:10], ", ") + fmt.Sprintf(" and %d more", len(out)-10)
+		out, more = out[:10], fmt.Sprintf(" and %d more", len(out)-10)
 	}
-	return strings.Join(out, ", ")
+	for i, n := range out {
+		out[i] = termsafe.Printable(n)
+	}
+	return strings.Join(out, ", ") + more
 }
 
 // fit rates one group.
@@ -352,7 +357,7 @@ func (g *groupData) fit(opts Options) (*Group, error) {
 			}
 		}
 		if anchor < 0 {
-			grp.Notes = append(grp.Notes, fmt.Sprintf("anchor %s did not play these rules: the ratings have mean 0", opts.Anchor))
+			grp.Notes = append(grp.Notes, fmt.Sprintf("anchor %s did not play these rules: the ratings have mean 0", termsafe.Printable(opts.Anchor)))
 		}
 	}
 	var mean float64

@@ -579,7 +579,7 @@ func TestReadNamesFileAndLine(t *testing.T) {
 		{"duplicate", ttt("a1 a2 b1 b2 c1", "X+", "win", "a", 1, 1) + "\n" + ttt("a1 a2 b1 b2 c1", "X+", "win", "a", 1, 1) + "\n", "games.jsonl:2: round 1 game 1 is already recorded on line 1", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			recs, err := Read(strings.NewReader(tc.data), "games.jsonl")
+			recs, err := Read(strings.NewReader(tc.data), "games.jsonl", nil)
 			if tc.wantErr == "" {
 				if err != nil || len(recs) != tc.wantRecs {
 					t.Fatalf("Read = %d records, %v; want %d", len(recs), err, tc.wantRecs)
@@ -599,7 +599,7 @@ func TestReadSkipping(t *testing.T) {
 	good := `{"rules":"mnk:3x3x3","players":{"x":"a","o":"b"},"moves":[{"move":"a1","color":"x","ms":0},{"move":"a2","color":"o","ms":0},{"move":"b1","color":"x","ms":0},{"move":"b2","color":"o","ms":0},{"move":"c1","color":"x","ms":0}],"result":"X+","reason":"win","winner":"a"}`
 	forged := `{"rules":"mnk:3x3x3","players":{"x":"a","o":"b"},"moves":[{"move":"b2","color":"x","ms":0}],"result":"X+","reason":"win","winner":"a"}`
 	data := good + "\n" + forged + "\nhello\n" + good + "\n" + good[:30]
-	recs, bad, err := ReadSkipping(strings.NewReader(data), "g.jsonl")
+	recs, bad, err := ReadSkipping(strings.NewReader(data), "g.jsonl", nil)
 	if err != nil || len(recs) != 2 || len(bad) != 3 {
 		t.Fatalf("ReadSkipping = %d records, bad %v, %v", len(recs), bad, err)
 	}
@@ -608,7 +608,7 @@ func TestReadSkipping(t *testing.T) {
 			t.Errorf("bad[%d] = %v, want %q", i, bad[i], want)
 		}
 	}
-	if _, err := Read(strings.NewReader(data), "g.jsonl"); err == nil || !strings.HasPrefix(err.Error(), "g.jsonl:2: ") {
+	if _, err := Read(strings.NewReader(data), "g.jsonl", nil); err == nil || !strings.HasPrefix(err.Error(), "g.jsonl:2: ") {
 		t.Errorf("Read = %v", err)
 	}
 }

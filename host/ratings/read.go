@@ -9,18 +9,16 @@ import (
 )
 
 // Read reads game records, one JSON object per line, as `kinrow match
-// --out` writes them, through record.ReadLines and its judge: blank lines
-// are skipped; any other line that is not a valid record (it does not
-// decode, its moves do not replay, its result, reason or winner do not
-// follow from its moves, it is an open game, or its game is already in
-// the file) is an error naming name and the line number; a torn last line
-// is an error too, since a rating leaves out no game silently.
-func Read(r io.Reader, name string) ([]*record.Record, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", name, err)
-	}
-	ls, err := record.ReadLines(name, data, nil)
+// --out` writes them, a line at a time through record.Reader and its judge:
+// blank lines are skipped; any other line that is not a valid record (over
+// record.MaxLineBytes, it does not decode, v does not vouch for it, its
+// moves do not replay, its result, reason or winner do not follow from its
+// moves, it is an open game, or its game is already in the file or its
+// game id already read) is an error naming name and the line number; a
+// torn last line is an error too, since a rating leaves out no game
+// silently. v (nil: no signature check) is shared by every file of a run.
+func Read(r io.Reader, name string, v *record.Verifier) ([]*record.Record, error) {
+	ls, err := record.Reader{Verifier: v}.Read(name, r)
 	if err != nil {
 		return nil, err
 	}
@@ -34,12 +32,11 @@ func Read(r io.Reader, name string) ([]*record.Record, error) {
 // ReadSkipping reads like Read, but leaves out every line that is not a
 // valid record, and a torn last line, and returns them in bad (each
 // "name:N: why"), in order: kinrow ratings --skip-invalid.
-func ReadSkipping(r io.Reader, name string) (recs []*record.Record, bad []error, err error) {
-	data, err := io.ReadAll(r)
+func ReadSkipping(r io.Reader, name string, v *record.Verifier) (recs []*record.Record, bad []error, err error) {
+	ls, err := record.Reader{Verifier: v}.ReadEvery(name, r)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", name, err)
+		return nil, nil, err
 	}
-	ls := record.ReadEveryLine(name, data, nil)
 	for _, b := range ls.Bad {
 		bad = append(bad, b)
 	}
@@ -58,21 +55,21 @@ func recordsOf(ls record.Lines) []*record.Record {
 }
 
 // ReadFile reads the records of one file (see Read).
-func ReadFile(path string) ([]*record.Record, error) {
+func ReadFile(path string, v *record.Verifier) ([]*record.Record, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read records: %w", err)
 	}
 	defer f.Close()
-	return Read(f, path)
+	return Read(f, path, v)
 }
 
 // ReadFileSkipping reads the records of one file (see ReadSkipping).
-func ReadFileSkipping(path string) ([]*record.Record, []error, error) {
+func ReadFileSkipping(path string, v *record.Verifier) ([]*record.Record, []error, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read records: %w", err)
 	}
 	defer f.Close()
-	return ReadSkipping(f, path)
+	return ReadSkipping(f, path, v)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kinrow/kinrow/engine/record"
 	"github.com/kinrow/kinrow/host/stats"
+	"github.com/kinrow/kinrow/host/termsafe"
 )
 
 // WriteJSON writes the report as indented JSON with snake_case keys.
@@ -38,7 +39,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		g.writeHeading(&buf)
 		t := newTable(&buf, "rank", "bot", "Elo", "±", "games", "W-D-L", "score", "draws", "opp. Elo")
 		for _, b := range g.Bots {
-			t.Append(strconv.Itoa(b.Rank), b.Bot, stats.SignedElo(b.Elo, 1), plusMinus(b.Estimate),
+			t.Append(strconv.Itoa(b.Rank), termsafe.Printable(b.Bot), stats.SignedElo(b.Elo, 1), plusMinus(b.Estimate),
 				strconv.Itoa(b.Games), fmt.Sprintf("%d-%d-%d", b.Wins, b.Draws, b.Losses),
 				fmt.Sprintf("%.1f%%", 100*b.Score), fmt.Sprintf("%.1f%%", 100*b.DrawRatio),
 				stats.SignedElo(b.OpponentsElo, 1))
@@ -65,10 +66,10 @@ func (r *Report) WriteText(w io.Writer) error {
 
 func (g *Group) writeHeading(w io.Writer) {
 	fmt.Fprintf(w, "%s: %d games, %d bots; first player +%d =%d -%d (draws %.1f%%)\n",
-		g.Rules, g.Games, len(g.Bots), g.FirstWins, g.Draws, g.SecondWins, 100*g.DrawRatio)
+		termsafe.Printable(g.Rules), g.Games, len(g.Bots), g.FirstWins, g.Draws, g.SecondWins, 100*g.DrawRatio)
 	ref := "mean 0"
 	if g.Anchor != "" {
-		ref = fmt.Sprintf("anchor %s = %g", g.Anchor, g.AnchorElo)
+		ref = fmt.Sprintf("anchor %s = %g", termsafe.Printable(g.Anchor), g.AnchorElo)
 	}
 	model := "maximum likelihood"
 	if g.Prior > 0 {
@@ -77,7 +78,7 @@ func (g *Group) writeHeading(w io.Writer) {
 	fmt.Fprintf(w, "first-move advantage %s Elo, draw Elo %s; ratings: %s, %s\n",
 		estimateText(g.Advantage, true), estimateText(g.DrawElo, false), ref, model)
 	for _, n := range g.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
+		fmt.Fprintf(w, "note: %s\n", termsafe.Printable(n))
 	}
 }
 
@@ -136,10 +137,10 @@ func WriteStandings(w io.Writer, recs []*record.Record) error {
 			how = fmt.Sprintf(", with a prior of %g virtual games per pairing", g.Prior)
 		}
 		fmt.Fprintf(&buf, "standings, %s (BayesElo model, mean 0%s; first-move advantage %s Elo, draw Elo %s):\n",
-			g.Rules, how, estimateText(g.Advantage, true), estimateText(g.DrawElo, false))
+			termsafe.Printable(g.Rules), how, estimateText(g.Advantage, true), estimateText(g.DrawElo, false))
 		t := newTable(&buf, "rank", "bot", "Elo", "±", "games", "score", "draws")
 		for _, b := range g.Bots {
-			t.Append(strconv.Itoa(b.Rank), b.Bot, stats.SignedElo(b.Elo, 1), plusMinus(b.Estimate),
+			t.Append(strconv.Itoa(b.Rank), termsafe.Printable(b.Bot), stats.SignedElo(b.Elo, 1), plusMinus(b.Estimate),
 				strconv.Itoa(b.Games), fmt.Sprintf("%.1f%%", 100*b.Score), fmt.Sprintf("%.1f%%", 100*b.DrawRatio))
 		}
 		if err := t.Render(); err != nil {

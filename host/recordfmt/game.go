@@ -73,18 +73,16 @@ func (g *Game) MoveTime(i int) int64 {
 // kinrow's JSON game records.
 var ErrNotRecords = errors.New("not kinrow game records (want the JSON lines kinrow match --out writes)")
 
-// LoadRecords reads a records file through record.ReadLines: one JSON game
-// record per line, blank lines skipped. A torn last line (no newline at its
+// LoadRecords reads a records file through record.Reader, a line at a
+// time: one JSON game record per line, blank lines skipped, no line over
+// record.MaxLineBytes. Signatures are not checked: kinrow export writes
+// what a file holds in other formats, vouching for nothing. A torn last line (no newline at its
 // end, not valid JSON, the start of a record line: a run killed while
 // writing) is left out with a warning; any other bad line is an error
 // naming the file and the line. A first line that is
 // not a JSON object with rules and moves is reported as ErrNotRecords.
 func LoadRecords(r io.Reader, name string) (recs []*record.Record, warnings []string, err error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", name, err)
-	}
-	ls, err := record.ReadLines(name, data, parseRecord)
+	ls, err := record.Reader{Parse: parseRecord}.Read(name, r)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -98,12 +96,17 @@ func LoadRecords(r io.Reader, name string) (recs []*record.Record, warnings []st
 	return recs, warnings, nil
 }
 
-// ReadEveryRecord reads records as LoadRecords does, but a bad line does
-// not refuse the file (record.ReadEveryLine): it returns the good records,
-// the warnings (a torn last line) and every bad line, each naming
-// file:line and why (a game recorded twice says so).
-func ReadEveryRecord(name string, data []byte) (recs []*record.Record, warnings, bad []string) {
-	ls := record.ReadEveryLine(name, data, parseRecord)
+// ReadEveryRecord reads records as LoadRecords does, each verified by v
+// (when not nil: signed by a trusted key, its game id once), but a bad
+// line does not refuse the file (record.Reader.ReadEvery): it returns the
+// good records, the warnings (a torn last line) and every bad line, each
+// naming file:line and why (a game recorded twice says so), and badErrs,
+// the same as errors. err is a read error.
+func ReadEveryRecord(name string, r io.Reader, v *record.Verifier) (recs []*record.Record, warnings, bad []string, badErrs []error, err error) {
+	ls, err := record.Reader{Parse: parseRecord, Verifier: v}.ReadEvery(name, r)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
 	for _, l := range ls.Records {
 		recs = append(recs, l.Rec)
 	}
@@ -113,8 +116,9 @@ func ReadEveryRecord(name string, data []byte) (recs []*record.Record, warnings,
 			msg = fmt.Sprintf("%s:%d: %v: %v", b.Name, b.N, record.ErrDuplicate, b.Err)
 		}
 		bad = append(bad, msg)
+		badErrs = append(badErrs, b)
 	}
-	return recs, tornWarning(ls), bad
+	return recs, tornWarning(ls), bad, badErrs, nil
 }
 
 // tornWarning is the warning of a torn last line, if ls has one.

@@ -9,6 +9,8 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/protocol/gomocup"
+
+	"github.com/kinrow/kinrow/host/termsafe"
 )
 
 // psqMaxSide bounds the board sides ReadPSQ accepts (kinrow's own limit).
@@ -51,7 +53,7 @@ func psqName(s string) string {
 		}
 		return r
 	}, s)
-	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(termsafe.Printable(s))
 	if s == "" {
 		return "?"
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/kinrow/kinrow/engine"
 	"github.com/kinrow/kinrow/engine/record"
+
+	"github.com/kinrow/kinrow/host/termsafe"
 )
 
 // sgfLetters are SGF's coordinate letters: a..z then A..Z.
@@ -101,7 +103,9 @@ func sgfResult(g *Game) string {
 
 // sgfEscape escapes a text value: backslash before ] and \.
 func sgfEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `]`, `\]`).Replace(s)
+	// Text from a record is made printable first: an SGF may be printed
+	// on a terminal (kinrow export without --out).
+	return strings.NewReplacer(`\`, `\\`, `]`, `\]`).Replace(termsafe.Printable(s))
 }
 
 // sgfNode is one node: its properties, each with its values, and the byte

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/kinrow/kinrow/host/termsafe"
 )
 
 // MoveString returns g's moves as kinrow reads them back (an openings line):
@@ -22,7 +24,8 @@ func (g *Game) Title() string {
 			res += ": " + g.Detail
 		}
 	}
-	return fmt.Sprintf("%s (x) vs %s (o), %s: %s", nameOr(g.Players.X), nameOr(g.Players.O), g.Rules, oneLine(res))
+	return fmt.Sprintf("%s (x) vs %s (o), %s: %s", termsafe.Printable(nameOr(g.Players.X)), termsafe.Printable(nameOr(g.Players.O)),
+		g.Rules, termsafe.Printable(oneLine(res)))
 }
 
 func nameOr(s string) string {

@@ -40,6 +40,14 @@ type Config struct {
 	// it listens on and localhost (e.g. the name given to --listen). See
 	// checkHost.
 	Hosts []string
+	// Verifier, when set, makes the verifier of each read of a records
+	// file (a file is read again when it changes): the records must be
+	// signed by a trusted key, each game id once in the file. A file with
+	// a record that fails (or a line over record.MaxLineBytes) is refused
+	// as a whole unless SkipInvalid, which leaves such records out and
+	// lists them among the page's problems, as other bad lines are.
+	Verifier    func() *record.Verifier
+	SkipInvalid bool
 }
 
 // Server serves the viewer: the page and its assets, the replay API over
@@ -48,6 +56,9 @@ type Server struct {
 	hub   *Hub
 	log   hclog.Logger
 	hosts []string
+
+	verifier    func() *record.Verifier
+	skipInvalid bool
 
 	mu       sync.Mutex
 	sources  []*source
@@ -62,6 +73,11 @@ type source struct {
 	mod      time.Time
 	games    []*replayGame
 	problems []string
+	// verifier and skip are the server's Config.Verifier and SkipInvalid;
+	// unsigned counts the unsigned records the last read accepted.
+	verifier func() *record.Verifier
+	skip     bool
+	unsigned int
 }
 
 // replayGame is one game of the replay list.
@@ -76,7 +92,7 @@ func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = hclog.NewNullLogger()
 	}
-	s := &Server{hub: cfg.Hub, log: cfg.Logger}
+	s := &Server{hub: cfg.Hub, log: cfg.Logger, verifier: cfg.Verifier, skipInvalid: cfg.SkipInvalid}
 	for _, h := range cfg.Hosts {
 		s.hosts = append(s.hosts, strings.ToLower(strings.TrimSuffix(h, ".")))
 	}
@@ -102,16 +118,32 @@ const maxBadLines = 20
 // good game of the file is listed, and each bad line (anywhere but a torn
 // last one, which keeps its policy: left out with a warning) is a problem
 // naming file:line and why (recordfmt.ReadEveryRecord). A file with no good
-// line at all (not records) has one problem, the reader's.
+// line at all (not records) has one problem, the reader's. With a
+// verifier, a record no trusted referee vouches for (record.Unvouched)
+// refuses the whole file (*RefusedError) unless src.skip.
 func (src *source) load(name string, r io.Reader) error {
-	src.games, src.problems = nil, nil
-	data, err := io.ReadAll(r)
+	src.games, src.problems, src.unsigned = nil, nil, 0
+	var v *record.Verifier
+	if src.verifier != nil {
+		v = src.verifier()
+	}
+	recs, warns, bad, badErrs, err := recordfmt.ReadEveryRecord(name, r, v)
 	if err != nil {
-		err = fmt.Errorf("read %s: %w", name, err)
 		src.problems = []string{err.Error()}
 		return err
 	}
-	recs, warns, bad := recordfmt.ReadEveryRecord(name, data)
+	if !src.skip {
+		for _, e := range badErrs {
+			if record.Unvouched(e) {
+				err := &RefusedError{e}
+				src.problems = []string{err.Error()}
+				return err
+			}
+		}
+	}
+	if v != nil {
+		src.unsigned = v.Unsigned
+	}
 	switch {
 	case len(recs) == 0 && len(bad) > 0:
 		err = errors.New(bad[0])
@@ -140,6 +172,29 @@ func (src *source) load(name string, r io.Reader) error {
 	return err
 }
 
+// RefusedError is the error of a records file refused as a whole: a
+// record in it no trusted referee vouches for (see Config.Verifier).
+type RefusedError struct{ Err error }
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("%v (the file is refused; --skip-invalid leaves such records out)", e.Err)
+}
+
+// Unwrap returns why.
+func (e *RefusedError) Unwrap() error { return e.Err }
+
+// Unsigned counts the unsigned records accepted in the files loaded (by
+// their last read).
+func (s *Server) Unsigned() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, src := range s.sources {
+		n += src.unsigned
+	}
+	return n
+}
+
 // loadPath (re)reads a source from its file.
 func (src *source) loadPath() error {
 	f, err := os.Open(src.path)
@@ -159,7 +214,7 @@ func (src *source) loadPath() error {
 // among the page's problems; a torn last line is a problem only (the other
 // games load). The server serves whatever loaded.
 func (s *Server) AddRecords(name string, r io.Reader) error {
-	src := &source{}
+	src := &source{verifier: s.verifier, skip: s.skipInvalid}
 	err := src.load(name, r)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -171,7 +226,7 @@ func (s *Server) AddRecords(name string, r io.Reader) error {
 // again whenever it has changed when the page asks (a match writing it).
 // A file that does not open is listed among the page's problems too.
 func (s *Server) AddFile(path string) error {
-	src := &source{path: path}
+	src := &source{path: path, verifier: s.verifier, skip: s.skipInvalid}
 	err := src.loadPath()
 	s.mu.Lock()
 	defer s.mu.Unlock()
