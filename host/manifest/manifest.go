@@ -83,6 +83,9 @@ type Manifest struct {
 	// PrivateWorkDir runs the engine in its private /tmp instead of the
 	// manifest's directory (key workdir = "private"; default "manifest").
 	PrivateWorkDir bool
+
+	// readGiven is the read key as written, for Load's errors.
+	readGiven []string
 }
 
 // file is a manifest as TOML holds it: one field per top-level key, named
@@ -248,6 +251,7 @@ func Parse(data []byte, name, dir string) (*Manifest, error) {
 		if m.Read, err = parseRead(f.Read, dir); err != nil {
 			return nil, err
 		}
+		m.readGiven = f.Read.list
 	}
 	if f.Workdir.set {
 		switch {
@@ -497,7 +501,35 @@ func Load(path, name string) (*Manifest, error) {
 	if _, err := m.Executable(); err != nil {
 		return fail(err)
 	}
+	if err := m.checkBinds(); err != nil {
+		return fail(err)
+	}
 	return m, nil
+}
+
+// ReadHint says how to give an engine what it reads outside its
+// directory.
+const ReadHint = `name in read what the engine needs, and no more (e.g. read = ["/root/.pyenv"] for a pyenv Python; docs/BOTS.md, "read")`
+
+// checkBinds refuses, as the sandbox would at the engine's start, a
+// manifest whose directory or read paths resolve to what no box may see
+// (procrun.CheckBind): the whole file system, the host's /proc, /sys or
+// /dev, a home directory, the host's working directory, a directory above
+// them.
+func (m *Manifest) checkBinds() error {
+	if err := procrun.CheckBind(m.Dir, nil); err != nil {
+		return fmt.Errorf("its directory, which the engine sees: %w: put the manifest and the engine's files in a directory of their own", err)
+	}
+	for i, p := range m.Read {
+		if err := procrun.CheckBind(p, nil); err != nil {
+			given := p
+			if i < len(m.readGiven) {
+				given = m.readGiven[i]
+			}
+			return fmt.Errorf("read[%d] %q: %w; %s", i, given, err, ReadHint)
+		}
+	}
+	return nil
 }
 
 // Executable returns the path of the program to run: Command[0], resolved

@@ -184,34 +184,34 @@ func newGuard(deny []string) *guard {
 	g := &guard{}
 	for _, p := range []named{{"/proc", "the host's /proc (every process of the host)"},
 		{"/sys", "the host's /sys (the kernel's and the machine's state)"}, {"/dev", "the host's /dev (its devices)"}} {
-		g.inside = append(g.inside, named{resolved(p.path), p.what})
+		g.inside = append(g.inside, named{Resolve(p.path), p.what})
 	}
 	for _, h := range homeDirs() {
-		g.above = append(g.above, named{resolved(h), "a home directory"})
+		g.above = append(g.above, named{Resolve(h), "a home directory"})
 	}
 	if wd, err := os.Getwd(); err == nil {
-		g.above = append(g.above, named{resolved(wd), "the host's working directory"})
+		g.above = append(g.above, named{Resolve(wd), "the host's working directory"})
 	}
 	for _, p := range []string{"/tmp", "/var/tmp", "/run"} {
-		g.above = append(g.above, named{resolved(p), "a directory every program of the host shares (the box has a /tmp of its own)"})
+		g.above = append(g.above, named{Resolve(p), "a directory every program of the host shares (the box has a /tmp of its own)"})
 	}
 	for _, d := range deny {
 		if d = filepath.Clean(d); filepath.IsAbs(d) {
-			g.deny = append(g.deny, named{resolved(d), "a file the host writes (the records of this run)"})
+			g.deny = append(g.deny, named{Resolve(d), "a file the host writes (the records of this run)"})
 		}
 	}
 	return g
 }
 
-// resolved is p with its symbolic links followed as far as they exist: a
+// Resolve is p with its symbolic links followed as far as they exist: a
 // file not made yet resolves through its directory.
-func resolved(p string) string {
+func Resolve(p string) string {
 	p = filepath.Clean(p)
 	if r, err := filepath.EvalSymlinks(p); err == nil {
 		return r
 	}
 	if dir := filepath.Dir(p); dir != p {
-		return filepath.Join(resolved(dir), filepath.Base(p))
+		return filepath.Join(Resolve(dir), filepath.Base(p))
 	}
 	return p
 }
@@ -229,8 +229,8 @@ func (e *BindError) Error() string {
 	return fmt.Sprintf("%q resolves to %s, refused: %s", e.Given, e.Resolved, e.Why)
 }
 
-// within reports whether p is dir or inside it.
-func within(p, dir string) bool {
+// Within reports whether path p is dir or inside it (both clean).
+func Within(p, dir string) bool {
 	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
 }
 
@@ -241,12 +241,12 @@ func (g *guard) check(p, r string) error {
 		return refuse("it is the host's whole file system")
 	}
 	for _, n := range g.inside {
-		if within(r, n.path) || within(n.path, r) {
+		if Within(r, n.path) || Within(n.path, r) {
 			return refuse(fmt.Sprintf("%s %s", placeOf(r, n.path), n.what))
 		}
 	}
 	for _, n := range append(g.above[:len(g.above):len(g.above)], g.deny...) {
-		if within(n.path, r) {
+		if Within(n.path, r) {
 			return refuse(fmt.Sprintf("%s %s", placeOf(r, n.path), n.what))
 		}
 	}
@@ -265,7 +265,7 @@ func placeOf(r, n string) string {
 	switch {
 	case r == n:
 		return "it is"
-	case within(n, r):
+	case Within(n, r):
 		return "it holds " + n + ","
 	}
 	return "it is inside " + n + ","
@@ -288,7 +288,7 @@ func (g *guard) mount(p, kind string) ([]Mount, error) {
 	}
 	r, err := filepath.EvalSymlinks(p)
 	if err != nil {
-		r = resolved(p) // missing: the init says so when it binds it
+		r = Resolve(p) // missing: the init says so when it binds it
 	}
 	if err := g.check(p, r); err != nil {
 		return nil, err
