@@ -141,7 +141,7 @@ func newGroupRunner(logger hclog.Logger, cmd *exec.Cmd, c Containment, exe *os.F
 	pr, pw := io.Pipe()
 	r := &groupRunner{logger: logger, cmd: cmd, stdout: closeAtEOF{stdout}, stderr: pr, realErr: stderr, path: cmd.Path,
 		socketDir: socketDir, limits: procrun.Config{Name: "bot " + filepath.Base(cmd.Path), Memory: c.Memory,
-			Sandbox: procrun.Sandbox{Mode: c.Sandbox, Network: c.Network, Write: nonEmpty(socketDir), Exe: exe}}}
+			Sandbox: procrun.Sandbox{Mode: c.Sandbox, Network: c.Network, Write: nonEmpty(socketDir), Exe: exe, Log: logger.Debug}}}
 	go func() {
 		defer pw.Close()
 		defer stderr.Close()

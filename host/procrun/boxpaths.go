@@ -99,13 +99,27 @@ func (sb Sandbox) View(exe string, memory int64) (BoxView, error) {
 				return BoxView{}, fmt.Errorf("sandbox: %s path %w", kind, err)
 			}
 			for _, m := range ms {
-				if !slices.Contains(v.Mounts, m) {
+				if !slices.Contains(v.Mounts, m) && !v.readOnlyHolds(m) {
 					v.Mounts = append(v.Mounts, m)
 				}
 			}
 		}
 	}
 	return v, nil
+}
+
+// readOnlyHolds reports whether m, a read-only bind, is inside one v
+// binds already: the box sees it there.
+func (v BoxView) readOnlyHolds(m Mount) bool {
+	if m.Kind != "read" {
+		return false
+	}
+	for _, o := range v.Mounts {
+		if o.Kind == "read" && Within(m.Source, o.Source) {
+			return true
+		}
+	}
+	return false
 }
 
 // binds is what the init needs of v: the paths bound read-only and

@@ -116,7 +116,7 @@ func TestViewRefusesAndLists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := v.Lines()
+	lines := v.Lines() // the executable is inside bot, bound already
 	t.Logf("box sees: %s", v)
 	want := []string{
 		"/tmp  writable, its own (tmpfs of 64 MiB; $HOME and $TMPDIR; gone with it)",
@@ -125,7 +125,6 @@ func TestViewRefusesAndLists(t *testing.T) {
 		filepath.Join(dir, "bot") + "  read-only",
 		filepath.Join(dir, "homelink", ".pyenv") + " -> " + filepath.Join(dir, "home", ".pyenv") + "  link (as given)",
 		filepath.Join(dir, "home", ".pyenv") + "  read-only (given as " + filepath.Join(dir, "homelink", ".pyenv") + ")",
-		filepath.Join(dir, "bot", "engine") + "  read-only",
 		filepath.Join(dir, "ok") + "  writable",
 		"network: none (a loopback of its own)",
 		"working directory: " + filepath.Join(dir, "bot"),
@@ -137,7 +136,7 @@ func TestViewRefusesAndLists(t *testing.T) {
 		t.Errorf("View lines:\n%s\nwant:\n%s", strings.Join(lines[1:], "\n"), strings.Join(want, "\n"))
 	}
 	read, write, links, tmp := v.binds()
-	if !slices.Equal(read, []string{filepath.Join(dir, "bot"), filepath.Join(dir, "home", ".pyenv"), filepath.Join(dir, "bot", "engine")}) ||
+	if !slices.Equal(read, []string{filepath.Join(dir, "bot"), filepath.Join(dir, "home", ".pyenv")}) ||
 		!slices.Equal(write, []string{filepath.Join(dir, "ok")}) || len(links) != 1 || tmp != 64<<20 {
 		t.Errorf("binds: read %q, write %q, links %+v, tmp %d", read, write, links, tmp)
 	}
