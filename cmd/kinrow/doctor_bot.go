@@ -15,7 +15,7 @@ import (
 // sees instead of the machine's account.
 func withDoctorBot(e env, c *cobra.Command) *cobra.Command {
 	var bot string
-	c.Flags().StringVar(&bot, "bot", "", "list what bot NAME's sandbox sees: every mount, what each read path resolves to, network, working directory (docs/RELIABILITY.md, \"What a box sees\")")
+	c.Flags().StringVar(&bot, "bot", "", "list what bot `NAME`'s sandbox sees: every mount, what each read path resolves to, network, working directory (docs/RELIABILITY.md, \"What a box sees\")")
 	run := c.RunE
 	c.RunE = func(c *cobra.Command, args []string) error {
 		if bot == "" {

@@ -204,7 +204,7 @@ func newGuard(deny []string) *guard {
 		g.above = append(g.above, named{Resolve(h), "a home directory"})
 	}
 	if wd, err := os.Getwd(); err == nil {
-		g.above = append(g.above, named{Resolve(wd), "the host's working directory"})
+		g.above = append(g.above, named{Resolve(wd), "the host's working directory (run the host from another directory)"})
 	}
 	for _, p := range []string{"/tmp", "/var/tmp", "/run"} {
 		g.above = append(g.above, named{Resolve(p), "a directory every program of the host shares (the box has a /tmp of its own)"})
