@@ -77,8 +77,10 @@ type Manifest struct {
 	// (key network; default false: a loopback of its own only).
 	Network bool
 	// Read lists paths the engine sees read-only under the sandbox beyond
-	// its manifest's directory, its executable's and the paths its command
-	// names (key read; relative paths are resolved against Dir).
+	// its manifest's directory and its executable's: the paths its
+	// command's arguments name outside Dir are seen only when listed here
+	// (key read; relative paths are resolved against Dir; Load refuses one
+	// that resolves to what no box may see, procrun.CheckBind).
 	Read []string
 	// PrivateWorkDir runs the engine in its private /tmp instead of the
 	// manifest's directory (key workdir = "private"; default "manifest").
