@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -517,8 +518,11 @@ const ReadHint = `name in read what the engine needs, and no more (e.g. read = [
 // manifest whose directory or read paths resolve to what no box may see
 // (procrun.CheckBind): the whole file system, the host's /proc, /sys or
 // /dev, a home directory, the host's working directory, a directory above
-// them.
+// them. Only where there is a sandbox (Linux).
 func (m *Manifest) checkBinds() error {
+	if runtime.GOOS != "linux" {
+		return nil // no sandbox: nothing is bound, nothing widened
+	}
 	if err := procrun.CheckBind(m.Dir, nil); err != nil {
 		return fmt.Errorf("its directory, which the engine sees: %w: put the manifest and the engine's files in a directory of their own", err)
 	}

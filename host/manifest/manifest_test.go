@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -286,6 +287,9 @@ func FuzzParse(f *testing.F) {
 // name what the engine needs. The old check compared the written path with
 // "/" only.
 func TestLoadRefusesWideReads(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("no sandbox here: read paths widen nothing")
+	}
 	base := t.TempDir()
 	dir := filepath.Join(base, "a", "b")
 	if err := os.MkdirAll(filepath.Join(dir, "weights"), 0o755); err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -49,6 +50,9 @@ func boxPathsDir(t *testing.T) (dir, records string) {
 // /sys, /dev, a home, the working directory, the shared temporary
 // directories, the records being written, or a directory above them).
 func TestCheckBind(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the boxes are Linux's: these paths are a Linux host's")
+	}
 	dir, records := boxPathsDir(t)
 	deny := []string{records}
 	for _, tc := range []struct {
@@ -99,6 +103,9 @@ func TestCheckBind(t *testing.T) {
 // The sandbox layer refuses what CheckBind refuses, for Read and Write
 // paths alike, before any process starts; what it allows it lists.
 func TestViewRefusesAndLists(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the boxes are Linux's: these paths are a Linux host's")
+	}
 	dir, records := boxPathsDir(t)
 	for _, sb := range []Sandbox{
 		{Read: []string{filepath.Join(dir, "root")}},
