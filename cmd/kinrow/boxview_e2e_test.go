@@ -105,3 +105,32 @@ func TestSandboxReadLinkToRootRefused(t *testing.T) {
 		t.Errorf("the engine read the host's file through its link to /:\n%s", log)
 	}
 }
+
+// Issue 35: nothing in the log said what a box sees. At debug level the
+// host logs one "box sees:" line per bot it starts, plugin or engine,
+// naming what is bound (here the plugin's executable and its socket
+// directory), the same lines kinrow doctor --bot prints.
+func TestBoxSeesLogged(t *testing.T) {
+	needSandbox(t)
+	out := filepath.Join(t.TempDir(), "games.jsonl")
+	b, err := kinrowCmd(t, "match", "--rules", "tictactoe", "--bot", "random", "--bot", "random", "--games", "2",
+		"--out", out, "--log-level", "debug").CombinedOutput()
+	if err != nil {
+		t.Fatalf("kinrow match: %v\n%s", err, b)
+	}
+	n := 0
+	for _, l := range strings.Split(string(b), "\n") {
+		if !strings.Contains(l, ": box sees: ") {
+			continue
+		}
+		n++
+		for _, want := range []string{filepath.Join(binDir, "kinrow-bot-random") + "  read-only", "/plugin-dir", "  writable;", "network: none", "working directory: /tmp"} {
+			if !strings.Contains(l, want) {
+				t.Errorf("box sees line without %q: %s", want, l)
+			}
+		}
+	}
+	if n < 2 {
+		t.Errorf("%d box sees lines for two plugin bots:\n%s", n, b)
+	}
+}
