@@ -16,7 +16,7 @@ import (
 
 // doctorCommand is kinrow doctor: how bots are contained on this machine.
 func doctorCommand(e env) *cobra.Command {
-	return newCommand("doctor", "say how bots are contained on this machine (docs/RELIABILITY.md)", "", cobra.NoArgs,
+	return withDoctorBot(e, newCommand("doctor", "say how bots are contained on this machine (docs/RELIABILITY.md)", "", cobra.NoArgs,
 		func(*cobra.Command, []string) error {
 			c, w := procrun.Detect(), e.stdout
 			fmt.Fprintf(w, "kinrow %s\ncontainment: %s\n", version(), c.Kind)
@@ -38,7 +38,7 @@ func doctorCommand(e env) *cobra.Command {
 			}
 			fmt.Fprintf(w, "bot directories: %v\n", botpath.Default(os.Getenv(botpath.EnvVar), exe).Dirs)
 			return nil
-		})
+		}))
 }
 
 func yesNo(b bool) string { return map[bool]string{true: "yes", false: "no"}[b] }

@@ -98,6 +98,9 @@ func (m *matchFlags) run(e env, c *cobra.Command, hf *botflags.Host) error {
 	if c.Flags().Changed("gomocup-tolerance") {
 		hf.GomocupTolerance = &m.gomocupTolerance
 	}
+	if cfg.Out != "" {
+		hf.Deny = append(hf.Deny, cfg.Out) // no engine's box sees the records, nor the directory holding them
+	}
 	loader, err := hf.Loader(log)
 	if err != nil {
 		return err

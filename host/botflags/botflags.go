@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/kinrow/kinrow/host/pluginbot"
 	"github.com/kinrow/kinrow/host/procrun"
 	"github.com/kinrow/kinrow/host/referee"
+	"github.com/kinrow/kinrow/host/refkey"
 	"github.com/kinrow/kinrow/host/registry"
 )
 
@@ -28,6 +30,10 @@ type Host struct {
 	// (kinrow match --gomocup-tolerance, given explicitly).
 	GomocupTolerance *time.Duration
 	Contain          Contain
+	// Deny lists host paths no bot's box may see, nor any directory above
+	// them: the records being written (kinrow match --out). The referee's
+	// key directory is always among them.
+	Deny []string
 }
 
 // AddLog adds --log-level (every subcommand that logs).
@@ -76,9 +82,14 @@ func (h *Host) Loader(log hclog.Logger) (*registry.Registry, error) {
 	if err := containflags.CheckLimits(mode, limits); err != nil {
 		return nil, err
 	}
+	deny := slices.Clone(h.Deny)
+	if dir, err := refkey.Dir(); err == nil {
+		deny = append(deny, dir) // a bot that read the key could sign forged records
+	}
 	return registry.New(registry.Config{
 		Finder: finder(), StartTimeout: h.StartTimeout,
 		GomocupTolerance: h.GomocupTolerance, Logger: log, Containment: h.Contain.Containment(), Verify: h.Contain.verify,
+		Deny: deny,
 	})
 }
 

@@ -83,6 +83,10 @@ type Config struct {
 	// Exe, when set, is the engine's executable, open and verified
 	// (--verify-bots): it is what runs. Start takes it over and closes it.
 	Exe *os.File
+	// Deny lists host paths the engine's box may not see, nor any
+	// directory above them (procrun.Sandbox.Deny: the records being
+	// written).
+	Deny []string
 }
 
 // driver speaks one protocol to the engine.
@@ -170,6 +174,12 @@ func Start(ctx context.Context, cfg Config) (*Engine, error) {
 	log := cfg.Logger.Named(cfg.Display)
 	env := procrun.MinimalEnv(os.Environ(), cfg.Env, nil)
 	limits := procrun.Config{Name: "engine " + m.Name, Memory: cfg.Memory, Limits: cfg.Limits, Sandbox: Sandbox(m, argv, cfg)}
+	limits.Sandbox.Log = log.Debug
+	if limits.Sandbox.Mode != procrun.SandboxOff {
+		for _, p := range OutsidePaths(m, argv) {
+			log.Warn("a path the engine's command names is not in its box: add it to the manifest's read to let the engine see it", "path", p, "manifest", m.Path)
+		}
+	}
 	proc, err := startProcess(ctx, argv, m.Dir, env, limits, log)
 	if err != nil {
 		return nil, fmt.Errorf("engine %s: %w", m.Name, err)

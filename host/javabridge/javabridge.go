@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -308,12 +309,33 @@ func Manifest(c Config) ([]byte, error) {
 	b.WriteString("]\n")
 	b.WriteString("suspend  = true  # the JVM is stopped while the opponent thinks, as any engine\n")
 	fmt.Fprintf(&b, "strength = %d\n", c.Strength)
-	if home := JavaHome(c.Java); home != "" && !procrun.UnderSystem(home) {
-		fmt.Fprintf(&b, "read     = [%s]  # the JDK, for the sandbox (its system directories hold none)\n", Quote(home))
+	if read := ReadPaths(c); len(read) > 0 {
+		b.WriteString("read     = [")
+		for i, p := range read {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(Quote(p))
+		}
+		b.WriteString("]  # what the JVM reads, for the sandbox: the JDK, the bridge's jar, the class path\n")
 	}
 	b.WriteString("\n[options]\n")
 	fmt.Fprintf(&b, "fresh = %t  # true: a new player instance every game (false: one instance, initPlayer again each game, as the course's tester)\n", c.Fresh)
 	return b.Bytes(), nil
+}
+
+// ReadPaths are the paths the bridge's JVM reads outside the system
+// directories: the JDK (when java is not a system one), the bridge's jar
+// and the class path. The sandbox binds a command's arguments only inside
+// its manifest's directory, so the manifest lists them in read.
+func ReadPaths(c Config) []string {
+	var out []string
+	for _, p := range append([]string{JavaHome(c.Java), c.Jar}, c.ClassPath...) {
+		if p != "" && !procrun.UnderSystem(p) && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func frameworkName(k Kind) string {

@@ -98,6 +98,11 @@ func TestManifestParses(t *testing.T) {
 		if i, j := slices.Index(m.Command, "-XX:+DisableAttachMechanism"), slices.Index(m.Command, "-Xmx256m"); i < 0 || j < i {
 			t.Errorf("java %d: options %q", tt.feature, m.Command)
 		}
+		// The sandbox binds no argument's path outside the manifest's
+		// directory: the jar and the class path are in read.
+		if want := []string{c.Jar, "/home/me/course/bin", `/home/me/odd\dir`}; !slices.Equal(m.Read, want) {
+			t.Errorf("read %q, want %q", m.Read, want)
+		}
 		cp := m.Command[slices.Index(m.Command, "-cp")+1]
 		if cp != c.Jar+":/home/me/course/bin:"+`/home/me/odd\dir` {
 			t.Errorf("class path %q", cp)

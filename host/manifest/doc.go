@@ -21,11 +21,16 @@
 // (workdir = "private").
 //
 // Under the host's sandbox (host/procrun) an engine sees read-only the
-// system directories, its manifest's directory, its executable's, every
-// path its command names (an argument, or a part of one between ':' or
-// after '=', that is an existing absolute path, or one relative to the
-// manifest's directory) and the paths of read; and writable only its
-// private /tmp. network = true gives it the host's network.
+// system directories, its manifest's directory, its executable's and the
+// paths of read; and writable only its private /tmp. The paths its
+// command's arguments name are not bound (host/enginebot): one outside the
+// manifest's directory is seen only when read lists it. Load resolves the
+// manifest's directory and each read path (links followed) and refuses one
+// that resolves to what no box may see (procrun.CheckBind: /, /proc, /sys,
+// /dev, a home directory, the host's working directory, the shared
+// temporary directories, or a directory above them), naming the key, the
+// path as written, what it resolves to and why. network = true gives it
+// the host's network.
 //
 // protocol "gomocup" is the Gomocup brain protocol (protocol/gomocup); such
 // an engine plays five in a row on m,n,k boards, so its rules must be

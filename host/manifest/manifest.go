@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -77,12 +78,17 @@ type Manifest struct {
 	// (key network; default false: a loopback of its own only).
 	Network bool
 	// Read lists paths the engine sees read-only under the sandbox beyond
-	// its manifest's directory, its executable's and the paths its command
-	// names (key read; relative paths are resolved against Dir).
+	// its manifest's directory and its executable's: the paths its
+	// command's arguments name outside Dir are seen only when listed here
+	// (key read; relative paths are resolved against Dir; Load refuses one
+	// that resolves to what no box may see, procrun.CheckBind).
 	Read []string
 	// PrivateWorkDir runs the engine in its private /tmp instead of the
 	// manifest's directory (key workdir = "private"; default "manifest").
 	PrivateWorkDir bool
+
+	// readGiven is the read key as written, for Load's errors.
+	readGiven []string
 }
 
 // file is a manifest as TOML holds it: one field per top-level key, named
@@ -248,6 +254,7 @@ func Parse(data []byte, name, dir string) (*Manifest, error) {
 		if m.Read, err = parseRead(f.Read, dir); err != nil {
 			return nil, err
 		}
+		m.readGiven = f.Read.list
 	}
 	if f.Workdir.set {
 		switch {
@@ -497,7 +504,38 @@ func Load(path, name string) (*Manifest, error) {
 	if _, err := m.Executable(); err != nil {
 		return fail(err)
 	}
+	if err := m.checkBinds(); err != nil {
+		return fail(err)
+	}
 	return m, nil
+}
+
+// ReadHint says how to give an engine what it reads outside its
+// directory.
+const ReadHint = `name in read what the engine needs, and no more (e.g. read = ["/root/.pyenv"] for a pyenv Python; docs/BOTS.md, "read")`
+
+// checkBinds refuses, as the sandbox would at the engine's start, a
+// manifest whose directory or read paths resolve to what no box may see
+// (procrun.CheckBind): the whole file system, the host's /proc, /sys or
+// /dev, a home directory, the host's working directory, a directory above
+// them. Only where there is a sandbox (Linux).
+func (m *Manifest) checkBinds() error {
+	if runtime.GOOS != "linux" {
+		return nil // no sandbox: nothing is bound, nothing widened
+	}
+	if err := procrun.CheckBind(m.Dir, nil); err != nil {
+		return fmt.Errorf("its directory, which the engine sees: %w: put the manifest and the engine's files in a directory of their own", err)
+	}
+	for i, p := range m.Read {
+		if err := procrun.CheckBind(p, nil); err != nil {
+			given := p
+			if i < len(m.readGiven) {
+				given = m.readGiven[i]
+			}
+			return fmt.Errorf("read[%d] %q: %w; %s", i, given, err, ReadHint)
+		}
+	}
+	return nil
 }
 
 // Executable returns the path of the program to run: Command[0], resolved

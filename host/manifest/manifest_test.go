@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -59,7 +60,7 @@ rules = ["connect4"]
 network = true
 read = ["weights", "/opt/books/"]
 workdir = "private"`, Manifest{Command: []string{"/d/b"}, Protocol: Kinrow, Rules: []engine.Rules{c4}, Options: map[string]string{},
-			Network: true, Read: []string{"/d/weights", "/opt/books"}, PrivateWorkDir: true}},
+			Network: true, Read: []string{"/d/weights", "/opt/books"}, PrivateWorkDir: true, readGiven: []string{"weights", "/opt/books/"}}},
 		{"a string command and rules", `command = "sub/brain"
 protocol = "gomocup"
 rules = "gomoku"`, Manifest{Command: []string{"/d/sub/brain"}, Protocol: Gomocup, Rules: []engine.Rules{gomoku}, Options: map[string]string{}, Suspend: true}},
@@ -277,4 +278,74 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Issue 35: a read path is resolved (made absolute against the manifest's
+// directory, links followed) and refused at load, before any game, when
+// it resolves to what no box may see; the error names the manifest, the
+// key, the path as written, what it resolves to and why, and says how to
+// name what the engine needs. The old check compared the written path with
+// "/" only.
+func TestLoadRefusesWideReads(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("no sandbox here: read paths widen nothing")
+	}
+	base := t.TempDir()
+	dir := filepath.Join(base, "a", "b")
+	if err := os.MkdirAll(filepath.Join(dir, "weights"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(base, "home")
+	if err := os.MkdirAll(filepath.Join(home, ".pyenv"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	work := filepath.Join(base, "work")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(work)
+	if err := os.WriteFile(filepath.Join(dir, "engine"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{"root": "/", "up": strings.Repeat("../", strings.Count(dir, "/")+1)} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		read, want string // want "": loads
+	}{
+		{`"root"`, `read[0] "root": "` + filepath.Join(dir, "root") + `" resolves to /, refused: it is the host's whole file system`},
+		{`"up"`, `read[0] "up": "` + filepath.Join(dir, "up") + `" resolves to /, refused`},
+		{`"weights", "../.."`, `read[1] "../..": "` + base + `" is refused: it holds ` + home},
+		{`"../../work"`, "the host's working directory"},
+		{`"` + home + `"`, "a home directory"},
+		{`"/proc/self"`, "the host's /proc"},
+		{`"/"`, "the whole file system (/) is not accepted"},
+		{`"weights", "` + filepath.Join(home, ".pyenv") + `", "/usr/lib"`, ""},
+	} {
+		path := filepath.Join(dir, "x.engine.toml")
+		text := "command = [\"./engine\"]\nprotocol = \"kinrow\"\nrules = [\"connect4\"]\nread = [" + tc.read + "]\n"
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(path, "x")
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("read = [%s]: %v", tc.read, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "manifest "+path+": ")):
+			t.Errorf("read = [%s]: %v, want %q after the manifest's path", tc.read, err, tc.want)
+		case err != nil && !strings.Contains(err.Error(), "/.pyenv") && !strings.Contains(tc.want, "(/)"):
+			t.Errorf("read = [%s]: %v does not say how to name what the engine needs", tc.read, err)
+		}
+	}
+	// A manifest in a home directory shows the engine the whole home.
+	path := filepath.Join(home, "x.engine.toml")
+	if err := os.WriteFile(path, []byte("command = [\"/bin/true\"]\nprotocol = \"kinrow\"\nrules = [\"connect4\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path, "x"); err == nil || !strings.Contains(err.Error(), "its directory, which the engine sees") || !strings.Contains(err.Error(), "a home directory") {
+		t.Errorf("a manifest in $HOME: %v", err)
+	}
 }

@@ -146,7 +146,7 @@ func newGroupRunner(logger hclog.Logger, cmd *exec.Cmd, c Containment, exe *os.F
 	pr, pw := io.Pipe()
 	r := &groupRunner{logger: logger, cmd: cmd, stderr: pr, realErr: stderr, path: cmd.Path,
 		socketDir: socketDir, limits: procrun.Config{Name: "bot " + filepath.Base(cmd.Path), Memory: c.Memory, Limits: c.Limits,
-			Sandbox: procrun.Sandbox{Mode: c.Sandbox, Network: c.Network, Private: nonEmpty(socketDir), Exe: exe}}}
+			Sandbox: procrun.Sandbox{Mode: c.Sandbox, Network: c.Network, Private: nonEmpty(socketDir), Exe: exe, Log: logger.Debug}}}
 	r.stdout = newStdoutGuard(stdout, r.flooded)
 	go func() {
 		defer pw.Close()

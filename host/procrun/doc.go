@@ -43,4 +43,11 @@
 //
 // Detect says which is in force; the host logs it at start-up and
 // `kinrow doctor` prints it.
+//
+// On Linux a bot also runs in a sandbox (Sandbox): what its box sees is
+// computed once, by Sandbox.View, from its Read and Write paths resolved
+// and checked (CheckBind refuses the host's root, /proc, /sys, /dev, home
+// directories, the working directory, the shared temporary directories,
+// Deny, and what holds them); the box is made from that view, and
+// `kinrow doctor --bot NAME` and the "box sees" debug line print it.
 package procrun

@@ -81,6 +81,13 @@ type Sandbox struct {
 	// verified on this very file): it is executed, not the path, so a file
 	// swapped after the check is never run.
 	Exe *os.File
+	// Deny lists host paths no box may see, nor any directory above them
+	// (the records the host is writing): a Read or Write path that
+	// resolves to one is refused (View, CheckBind).
+	Deny []string
+	// Log, when set, is given the box's "box sees: ..." line (View's) as
+	// the box is made: a logger's Debug.
+	Log func(msg string, args ...any)
 
 	// rootNS (tests) makes the box as a root host without user
 	// namespaces does: the other namespaces, and the init switches to the

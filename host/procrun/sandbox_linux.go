@@ -177,27 +177,18 @@ func newBox(cmd *exec.Cmd, sb Sandbox, level boxLevel, memory int64) (*box, erro
 	if len(args) == 0 {
 		args = []string{path}
 	}
-	tmp := int64(256 << 20)
-	if memory > 0 && memory < tmp {
-		tmp = memory // its pages count against the bot's memory anyway
+	view, err := sb.View(path, memory)
+	if err != nil {
+		return nil, err
+	}
+	if sb.Log != nil {
+		sb.Log("box sees: " + view.String())
 	}
 	b := &box{level: level, exe: sb.Exe, cfg: boxinit.Config{
 		Path: path, Args: args, Net: sb.Network, WorkDir: sb.WorkDir, Exe: sb.Exe != nil,
-		UserNS: level == boxUserNS, Setgrp: os.Geteuid() == 0, TmpSize: tmp,
+		UserNS: level == boxUserNS, Setgrp: os.Geteuid() == 0,
 	}}
-	read := sb.Read
-	if sb.Exe == nil {
-		read = append(read[:len(read):len(read)], path)
-	}
-	b.cfg.Read = b.resolve(read)
-	b.cfg.Write = b.resolve(sb.Write)
-	for _, p := range sb.Private {
-		// The path as the bot is told it: made in the box, never resolved
-		// on the host.
-		if p = cleanAbs(p); p != "" {
-			b.cfg.Private = append(b.cfg.Private, p)
-		}
-	}
+	b.cfg.Read, b.cfg.Write, b.cfg.Private, b.cfg.Links, b.cfg.TmpSize = view.binds()
 	switch {
 	case os.Geteuid() != 0:
 		b.cfg.UID = os.Getuid() // mapped to 0 inside
@@ -209,38 +200,6 @@ func newBox(cmd *exec.Cmd, sb Sandbox, level boxLevel, memory int64) (*box, erro
 		b.cfg.Inside = b.cfg.UID
 	}
 	return b, nil
-}
-
-// resolve cleans paths, drops those every box sees anyway, and follows
-// symbolic links: the box binds where a link leads and gets the link too.
-func (b *box) resolve(paths []string) []string {
-	var out []string
-	for _, p := range paths {
-		if p = cleanAbs(p); p == "" || UnderSystem(p) {
-			continue
-		}
-		r, err := filepath.EvalSymlinks(p)
-		if err != nil || cleanAbs(r) == "" {
-			out = append(out, p) // the init says what is wrong with it
-			continue
-		}
-		if r != p {
-			b.cfg.Links = append(b.cfg.Links, boxinit.Link{Path: p, Target: r})
-		}
-		if !UnderSystem(r) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// cleanAbs is p cleaned if absolute and not the root, else "".
-func cleanAbs(p string) string {
-	p = filepath.Clean(p)
-	if !filepath.IsAbs(p) || p == "/" {
-		return ""
-	}
-	return p
 }
 
 // prepare rewrites cmd to start the init, with the box's namespaces,

@@ -41,6 +41,11 @@ type Config struct {
 	// variables passed through to it (an engine's manifest max_memory and
 	// env add to it).
 	Containment pluginbot.Containment
+	// Deny lists host paths no engine's box may see, nor any directory
+	// above them: the records being written (kinrow match's --out). A
+	// manifest whose directory or read list holds one is refused at the
+	// engine's start.
+	Deny []string
 	// Verify refuses a bot whose executable's SHA-256 differs from the
 	// lock file's (LockFile beside it), and one the lock file does not
 	// list. Without it a lock file found beside a bot is checked all the
@@ -183,7 +188,7 @@ func (l *Registry) startEngine(ctx context.Context, e botpath.Entry, display str
 	eng, err = enginebot.Start(ctx, enginebot.Config{
 		Manifest: m, Display: display, Options: opts, Logger: l.cfg.Logger, StartTimeout: l.cfg.StartTimeout,
 		Tolerance: l.cfg.GomocupTolerance, Memory: memory, Limits: l.cfg.Containment.Limits, Env: append(slices.Clone(l.cfg.Containment.Env), m.Env...),
-		Sandbox: l.cfg.Containment.Sandbox, Network: l.cfg.Containment.Network, Exe: exe,
+		Sandbox: l.cfg.Containment.Sandbox, Network: l.cfg.Containment.Network, Exe: exe, Deny: l.cfg.Deny,
 		OnClose: func() {
 			l.mu.Lock()
 			delete(l.engines, eng)
