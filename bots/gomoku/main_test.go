@@ -70,7 +70,8 @@ func TestNeverForfeitsAt50ms(t *testing.T) {
 		out := filepath.Join(dir, strings.ReplaceAll(rules, ":", "_")+".jsonl")
 		cmd := exec.Command(filepath.Join(dir, "kinrow"), "match", "--rules", rules, "--bot", "gomoku", "--bot", "random",
 			"--games", "4", "--movetime", "50ms", "--random-plies", "2", "--out", out, "--log-level", "warn")
-		cmd.Env = append(os.Environ(), "KINROW_BOT_PATH="+dir, "TMPDIR="+t.TempDir())
+		// The referee's key goes into the test's directory, not the user's.
+		cmd.Env = append(os.Environ(), "KINROW_BOT_PATH="+dir, "TMPDIR="+t.TempDir(), "KINROW_CONFIG_DIR="+filepath.Join(dir, "config"))
 		if b, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("kinrow match %s: %v\n%s", rules, err, b)
 		}
