@@ -134,3 +134,27 @@ func TestBoxSeesLogged(t *testing.T) {
 		t.Errorf("%d box sees lines for two plugin bots:\n%s", n, b)
 	}
 }
+
+// Issue 35: an engine whose manifest's read names the directory the match
+// writes its records into read them (and could have forged them, or read
+// the other side's games). kinrow match --out denies the records, and the
+// directories holding them, to every engine's box: the engine never
+// starts, its games are forfeits saying why, and the records stay unread.
+func TestMatchDeniesItsRecords(t *testing.T) {
+	needSandbox(t)
+	records := t.TempDir()
+	out := filepath.Join(records, "games.jsonl")
+	bots := intruderManifest(t, fmt.Sprintf("read = [%q]\n", records))
+	cmd := kinrowCmd(t, "match", "--rules", "tictactoe", "--bot", "intruderengine", "--bot", "random", "--games", "2",
+		"--movetime", "2s", "--bot-start-timeout", "30s", "--out", out, "--log-level", "debug",
+		"--bot-opt", "intruderengine:attack=files", "--bot-opt", "intruderengine:secret="+out)
+	cmd.Env = append(cmd.Env, "KINROW_BOT_PATH="+bots)
+	b, _ := cmd.CombinedOutput()
+	log := string(b)
+	if strings.Contains(log, "intruder: files: got") {
+		t.Errorf("the engine read the records being written:\n%s", log)
+	}
+	if !strings.Contains(log, records) || !strings.Contains(log, "refused") {
+		t.Errorf("the host does not say the records' directory %s was refused to the engine's box:\n%s", records, log)
+	}
+}
