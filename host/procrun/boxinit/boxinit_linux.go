@@ -62,8 +62,16 @@ func run(conf string) {
 	if err != nil {
 		fail("open "+c.Path, err)
 	}
+	if c.UserNS {
+		if err := noUserNamespaces(); err != nil {
+			fail("forbid user namespaces in the box", err)
+		}
+	}
 	if err := dropPrivileges(&c); err != nil {
 		fail("drop privileges", err)
+	}
+	if err := freshKeyring(); err != nil {
+		fail("a session keyring of its own", err)
 	}
 	if !c.Exe && exePath != c.Path && unix.Access(c.Path, unix.X_OK) == nil {
 		// The box user reaches it: run it by its path, so its command name
@@ -79,6 +87,14 @@ func run(conf string) {
 	}
 	if err := os.Chdir(wd); err != nil {
 		fail("enter the working directory", err)
+	}
+	// The filter last: nothing the init does from here on (close_range,
+	// fcntl F_SETFD, execve, and the Go runtime on this locked thread) is
+	// a call it denies.
+	if c.Filter {
+		if err := loadFilter(); err != nil {
+			fail("load the seccomp filter", err)
+		}
 	}
 	if c.Probe {
 		fmt.Fprint(status, "ok")

@@ -1,0 +1,143 @@
+package procrun
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// testKeyDesc is the description of the key the kernel-surface tests hold
+// in their session keyring.
+const testKeyDesc = "kinrow-test-secret"
+
+// holdSessionKey gives the calling goroutine's thread a new session
+// keyring holding a user key testKeyDesc with payload secret, so that the
+// processes it starts inherit it as a host's do its login session's. The
+// thread stays locked: it ends with the test's goroutine, keyring and all.
+// It skips t where the kernel has no keyrings.
+func holdSessionKey(t *testing.T, secret string) {
+	t.Helper()
+	runtime.LockOSThread()
+	if _, err := unix.KeyctlJoinSessionKeyring("kinrow-test"); err != nil {
+		t.Skipf("no session keyring of the test's own (keyctl: %v)", err)
+	}
+	if _, err := unix.AddKey("user", testKeyDesc, []byte(secret), unix.KEY_SPEC_SESSION_KEYRING); err != nil {
+		t.Skipf("add_key to the session keyring: %v", err)
+	}
+}
+
+// TestSandboxKernel: what a boxed program reaches of the kernel's shared
+// state. It holds a key in its session keyring and runs a script, in a
+// box made each way (as root) and with the sandbox off, that reads the
+// keys it can see, makes user namespaces, reads the box's limit on them,
+// and holds a flock on a system file every box sees; meanwhile the test
+// takes a lock on that file itself. With the sandbox off each of them
+// works (the script proves something); in a box the filter and the fresh
+// keyring stop each.
+func TestSandboxKernel(t *testing.T) {
+	needBox(t)
+	for _, tools := range []string{"/usr/bin/flock", "/usr/bin/unshare"} {
+		if _, err := os.Stat(tools); err != nil {
+			t.Skipf("util-linux's %s is needed: %v", tools, err)
+		}
+	}
+	host, err := os.ReadFile("/proc/sys/user/max_user_namespaces")
+	if err != nil {
+		t.Skipf("no user namespace limit here: %v", err)
+	}
+	for _, tc := range []struct {
+		name string
+		sb   Sandbox
+	}{
+		{"off", Sandbox{Mode: SandboxOff}},
+		{"userns", Sandbox{}},
+		{"rootns", Sandbox{rootNS: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.sb.rootNS && os.Geteuid() != 0 {
+				t.Skip("not root: a box without a user namespace needs root")
+			}
+			testSandboxKernel(t, tc.sb, strings.TrimSpace(string(host)))
+		})
+	}
+}
+
+func testSandboxKernel(t *testing.T, sb Sandbox, hostMaxNS string) {
+	const lockFile = "/etc/passwd"
+	secret := "TOPSECRET-" + filepath.Base(t.TempDir())
+	holdSessionKey(t, secret)
+	w := t.TempDir()
+	sb.Write = []string{w}
+	script := `
+echo "seccomp: $(grep '^Seccomp:' /proc/self/status | cut -f2)"
+echo "keys: $(grep -c ` + testKeyDesc + ` /proc/keys)"
+echo "boxring: $(grep -c 'keyring *kinrow-box:' /proc/keys)"
+echo "userns: $(unshare -U true 2>&1 && echo made)"
+echo "maxns: $(cat /proc/sys/user/max_user_namespaces)"
+exec 9<` + lockFile + `
+flock -x 9 && echo flocked > ` + w + `/flocked
+cat >/dev/null
+`
+	var hostLock error
+	out := runBoxed(t, script, sb, func(p *Process) {
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			if _, err := os.Stat(filepath.Join(w, "flocked")); err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				hostLock = errors.New("the script never said it held its lock")
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		f, err := os.Open(lockFile)
+		if err != nil {
+			hostLock = err
+			return
+		}
+		defer f.Close()
+		hostLock = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+	})
+	t.Logf("%s, the host's flock: %v", out, hostLock)
+	off := sb.Mode == SandboxOff
+	check := func(key string, ok func(string) bool, want string) {
+		t.Helper()
+		if got := lineAfter(out, key); !ok(got) {
+			t.Errorf("%s %q, want %s", key, got, want)
+		}
+	}
+	is := func(v string) func(string) bool { return func(s string) bool { return s == v } }
+	if off {
+		// The escapes work without the box (else the test proves nothing).
+		check("keys:", is("1"), "1: the host's key seen")
+		check("userns:", is("made"), "a user namespace made")
+		if !errors.Is(hostLock, unix.EWOULDBLOCK) {
+			t.Errorf("the host's flock on %s while the script holds one: %v, want EWOULDBLOCK", lockFile, hostLock)
+		}
+		return
+	}
+	check("seccomp:", is("2"), "2 (a filter)")
+	check("keys:", is("0"), "0: the host's key out of sight")
+	check("boxring:", is("1"), "1: the box's own session keyring")
+	check("userns:", func(s string) bool { return strings.Contains(s, "Operation not permitted") }, "refused with EPERM")
+	if sb.rootNS {
+		// The box shares the machine's first user namespace: its limit
+		// is the host's and must be left alone.
+		check("maxns:", is(hostMaxNS), "the host's "+hostMaxNS)
+	} else {
+		check("maxns:", is("0"), "0 in the box's own user namespace")
+	}
+	if hostLock != nil {
+		t.Errorf("the host's flock on %s while the boxed script holds one: %v, want it taken", lockFile, hostLock)
+	}
+	if b, _ := os.ReadFile("/proc/sys/user/max_user_namespaces"); strings.TrimSpace(string(b)) != hostMaxNS {
+		t.Errorf("the host's max_user_namespaces is %q now, was %s", b, hostMaxNS)
+	}
+}
