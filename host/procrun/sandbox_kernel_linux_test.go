@@ -1,8 +1,10 @@
 package procrun
 
 import (
+	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -139,5 +141,28 @@ cat >/dev/null
 	}
 	if b, _ := os.ReadFile("/proc/sys/user/max_user_namespaces"); strings.TrimSpace(string(b)) != hostMaxNS {
 		t.Errorf("the host's max_user_namespaces is %q now, was %s", b, hostMaxNS)
+	}
+}
+
+// BenchmarkBoxStart: a box made, /bin/true executed in it and waited for
+// (the init's whole work, the filter and keyring included), against the
+// same without the sandbox.
+func BenchmarkBoxStart(b *testing.B) {
+	if p := sandboxProbe(); p.level == boxNone {
+		b.Skipf("no sandbox here: %s", p.status)
+	}
+	for _, sb := range []Sandbox{{Mode: SandboxOff}, {}} {
+		b.Run("sandbox="+sb.Mode.String(), func(b *testing.B) {
+			ctx := context.Background()
+			for b.Loop() {
+				p, err := Start(ctx, exec.Command("/bin/true"), Config{Name: "bench", Sandbox: sb})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := p.Wait(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

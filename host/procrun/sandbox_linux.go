@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/kinrow/kinrow/host/procrun/boxinit"
+	"github.com/kinrow/kinrow/host/procrun/boxinit/seccomp"
 )
 
 // The sandbox on Linux, drawn:
@@ -98,7 +99,7 @@ func probeSandbox() boxProbe {
 // withKernel adds the init's kernel parts (seccomp filter, session
 // keyring) to st; a missing one makes the sandbox partial.
 func withKernel(st SandboxStatus) SandboxStatus {
-	parts, missing := boxinit.KernelStatus()
+	parts, missing := seccomp.KernelStatus()
 	st.Parts = append(st.Parts, parts...)
 	st.Missing = append(st.Missing, missing...)
 	st.Full = st.Full && len(missing) == 0
@@ -189,7 +190,7 @@ func newBox(cmd *exec.Cmd, sb Sandbox, level boxLevel, memory int64) (*box, erro
 	b := &box{level: level, exe: sb.Exe, cfg: boxinit.Config{
 		Path: path, Args: args, Net: sb.Network, WorkDir: sb.WorkDir, Exe: sb.Exe != nil,
 		UserNS: level == boxUserNS, Setgrp: os.Geteuid() == 0, TmpSize: tmp,
-		Filter: boxinit.FilterSupported() == nil,
+		Filter: seccomp.Compiled(),
 	}}
 	read := sb.Read
 	if sb.Exe == nil {

@@ -91,8 +91,8 @@ func run(conf string) {
 	// The filter last: nothing the init does from here on (close_range,
 	// fcntl F_SETFD, execve, and the Go runtime on this locked thread) is
 	// a call it denies.
-	if c.Filter {
-		if err := loadFilter(); err != nil {
+	if len(c.Filter) > 0 {
+		if err := LoadFilter(c.Filter); err != nil {
 			fail("load the seccomp filter", err)
 		}
 	}

@@ -2,12 +2,12 @@ package boxinit
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
-	"sync"
+	"unsafe"
 
-	"github.com/kinrow/kinrow/host/procrun/boxinit/seccomp"
 	"golang.org/x/sys/unix"
 )
 
@@ -50,31 +50,52 @@ func noUserNamespaces() error {
 	return err
 }
 
-// loadFilter loads the box's seccomp filter on the calling thread (the
-// one that executes the bot); no_new_privs is set already.
-func loadFilter() error {
-	prog, err := seccomp.Program()
+// filterInsnSize is the size of one BPF instruction in Config.Filter.
+const filterInsnSize = 8
+
+// EncodeFilter is prog as Config.Filter carries it: each instruction's
+// code (16 bits), jt, jf (8 bits each) and k (32 bits), little-endian.
+func EncodeFilter(prog []unix.SockFilter) []byte {
+	b := make([]byte, 0, len(prog)*filterInsnSize)
+	for _, in := range prog {
+		b = binary.LittleEndian.AppendUint16(b, in.Code)
+		b = append(b, in.Jt, in.Jf)
+		b = binary.LittleEndian.AppendUint32(b, in.K)
+	}
+	return b
+}
+
+// DecodeFilter reads a program EncodeFilter wrote: a whole number of
+// instructions, from 1 to the kernel's limit of 4096.
+func DecodeFilter(b []byte) ([]unix.SockFilter, error) {
+	n := len(b) / filterInsnSize
+	if len(b)%filterInsnSize != 0 || n == 0 || n > 4096 {
+		return nil, fmt.Errorf("seccomp filter: %d bytes, want a multiple of %d for 1 to 4096 instructions", len(b), filterInsnSize)
+	}
+	prog := make([]unix.SockFilter, n)
+	for i := range prog {
+		in := b[i*filterInsnSize:]
+		prog[i] = unix.SockFilter{Code: binary.LittleEndian.Uint16(in), Jt: in[2], Jf: in[3], K: binary.LittleEndian.Uint32(in[4:])}
+	}
+	return prog, nil
+}
+
+// LoadFilter installs the seccomp program b (Config.Filter) on the calling
+// thread, which must have set no_new_privs (or hold CAP_SYS_ADMIN); what
+// the thread starts or executes inherits it, the process's other threads
+// do not.
+func LoadFilter(b []byte) error {
+	prog, err := DecodeFilter(b)
 	if err != nil {
 		return err
 	}
-	return seccomp.Load(prog)
-}
-
-// filterSupported is seccomp.Available, asked once per process: it is a
-// fact about the machine.
-var filterSupported = sync.OnceValue(seccomp.Available)
-
-// FilterSupported says whether this machine can load the box's seccomp
-// filter (nil) or why not.
-func FilterSupported() error { return filterSupported() }
-
-// KernelStatus are the parts of the sandbox the init adds against the
-// kernel's shared state, for the host's account of the sandbox: those in
-// force, and those missing with why.
-func KernelStatus() (parts, missing []string) {
-	parts = []string{"own session keyring"}
-	if err := FilterSupported(); err != nil {
-		return parts, []string{fmt.Sprintf("seccomp filter: %v", err)}
+	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	_, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&fprog)))
+	switch {
+	case e == unix.ENOSYS:
+		return fmt.Errorf("seccomp filter: the kernel has no seccomp (CONFIG_SECCOMP_FILTER): %w", e)
+	case e != 0:
+		return fmt.Errorf("seccomp filter: load %d instructions: %w", len(prog), e)
 	}
-	return append([]string{"seccomp filter"}, parts...), nil
+	return nil
 }

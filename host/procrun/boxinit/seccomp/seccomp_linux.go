@@ -1,12 +1,13 @@
 package seccomp
 
 import (
-	"errors"
 	"fmt"
+	"sync"
 	"unsafe"
 
 	esec "github.com/elastic/go-seccomp-bpf"
 	"github.com/elastic/go-seccomp-bpf/arch"
+	"github.com/kinrow/kinrow/host/procrun/boxinit"
 	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 )
@@ -164,24 +165,6 @@ func Program() ([]unix.SockFilter, error) {
 	return out, nil
 }
 
-// Load installs prog on the calling thread, which must have set
-// no_new_privs (or hold CAP_SYS_ADMIN); the thread's children and what it
-// executes inherit it, the process's other threads do not.
-func Load(prog []unix.SockFilter) error {
-	if len(prog) == 0 {
-		return errors.New("seccomp filter: empty program")
-	}
-	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
-	_, _, e := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&fprog)))
-	if e != 0 {
-		if e == unix.ENOSYS || e == unix.EINVAL {
-			return fmt.Errorf("seccomp filter: the kernel has no seccomp-bpf (CONFIG_SECCOMP_FILTER): %w", e)
-		}
-		return fmt.Errorf("seccomp filter: load: %w", e)
-	}
-	return nil
-}
-
 // Available says whether this kernel can load the filter: seccomp-bpf
 // with the actions it returns (SECCOMP_GET_ACTION_AVAIL, Linux 4.14), and
 // a program this architecture has a policy for.
@@ -195,4 +178,36 @@ func Available() error {
 	}
 	_, err := Program()
 	return err
+}
+
+// compiled is the filter for Config.Filter and why there is none, made
+// once per process: a fact about the machine.
+var compiled = sync.OnceValues(func() ([]byte, error) {
+	if err := Available(); err != nil {
+		return nil, err
+	}
+	prog, err := Program()
+	if err != nil {
+		return nil, err
+	}
+	return boxinit.EncodeFilter(prog), nil
+})
+
+// Compiled is the filter as boxinit.Config.Filter carries it to the box's
+// init, assembled once per host process; nil where this machine cannot
+// load it (KernelStatus says why).
+func Compiled() []byte {
+	b, _ := compiled()
+	return b
+}
+
+// KernelStatus are the parts of the sandbox the box's init adds against
+// the kernel's shared state, for the host's account of the sandbox:
+// those in force, and those missing with why.
+func KernelStatus() (parts, missing []string) {
+	parts = []string{"own session keyring"}
+	if _, err := compiled(); err != nil {
+		return parts, []string{err.Error()}
+	}
+	return append([]string{"seccomp filter"}, parts...), nil
 }
