@@ -6,33 +6,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/kinrow/kinrow/internal/testkeyring"
 	"golang.org/x/sys/unix"
 )
 
 // testKeyDesc is the description of the key the kernel-surface tests hold
 // in their session keyring.
 const testKeyDesc = "kinrow-test-secret"
-
-// holdSessionKey gives the calling goroutine's thread a new session
-// keyring holding a user key testKeyDesc with payload secret, so that the
-// processes it starts inherit it as a host's do its login session's. The
-// thread stays locked: it ends with the test's goroutine, keyring and all.
-// It skips t where the kernel has no keyrings.
-func holdSessionKey(t *testing.T, secret string) {
-	t.Helper()
-	runtime.LockOSThread()
-	if _, err := unix.KeyctlJoinSessionKeyring("kinrow-test"); err != nil {
-		t.Skipf("no session keyring of the test's own (keyctl: %v)", err)
-	}
-	if _, err := unix.AddKey("user", testKeyDesc, []byte(secret), unix.KEY_SPEC_SESSION_KEYRING); err != nil {
-		t.Skipf("add_key to the session keyring: %v", err)
-	}
-}
 
 // TestSandboxKernel: what a boxed program reaches of the kernel's shared
 // state. It holds a key in its session keyring and runs a script, in a
@@ -73,7 +57,7 @@ func TestSandboxKernel(t *testing.T) {
 func testSandboxKernel(t *testing.T, sb Sandbox, hostMaxNS string) {
 	const lockFile = "/etc/passwd"
 	secret := "TOPSECRET-" + filepath.Base(t.TempDir())
-	holdSessionKey(t, secret)
+	testkeyring.Hold(t, testKeyDesc, secret)
 	w := t.TempDir()
 	sb.Write = []string{w}
 	script := `

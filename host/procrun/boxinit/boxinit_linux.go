@@ -49,7 +49,7 @@ func run(conf string) {
 		fail("build the root", err)
 	}
 	if !c.Net {
-		if err := loopbackUp(); err != nil {
+		if err := LoopbackUp(); err != nil {
 			fail("bring up the loopback", err)
 		}
 	}
@@ -370,8 +370,9 @@ func bind(src, dst string, ro bool) error {
 	return nil
 }
 
-// loopbackUp brings up lo in the box's network namespace.
-func loopbackUp() error {
+// LoopbackUp brings up lo in the calling thread's network namespace (the
+// box's).
+func LoopbackUp() error {
 	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return err
