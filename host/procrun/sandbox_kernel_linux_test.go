@@ -150,3 +150,45 @@ func BenchmarkBoxStart(b *testing.B) {
 		})
 	}
 }
+
+// TestSandboxKernelPrograms: what a real program does with locks and
+// threads still works under the filter: Python's threads, a process pool
+// (fork), fcntl.flock and lockf, and SQLite writing a database in /tmp;
+// the sqlite3 shell and a JVM where installed.
+func TestSandboxKernelPrograms(t *testing.T) {
+	needBox(t)
+	const py = "/usr/bin/python3"
+	if _, err := os.Stat(py); err != nil {
+		t.Skipf("no %s: %v", py, err)
+	}
+	script := py + ` - <<'EOF'
+import fcntl, sqlite3, threading, multiprocessing, os
+with open("/tmp/lockme", "w") as f:
+    fcntl.flock(f, fcntl.LOCK_EX); fcntl.lockf(f, fcntl.LOCK_EX); fcntl.flock(f, fcntl.LOCK_UN)
+db = sqlite3.connect("/tmp/t.db")
+db.execute("create table t(x)")
+with db:
+    db.executemany("insert into t values (?)", [(i,) for i in range(100)])
+n = db.execute("select count(*) from t").fetchone()[0]
+out = []
+ts = [threading.Thread(target=lambda: out.append(1)) for _ in range(4)]
+[t.start() for t in ts]; [t.join() for t in ts]
+with multiprocessing.Pool(2) as p:
+    sq = sum(p.map(abs, range(10)))
+print("python:", n, len(out), sq)
+EOF
+if [ -x /usr/bin/sqlite3 ]; then echo "sqlite3: $(/usr/bin/sqlite3 /tmp/s.db 'create table a(x); insert into a values (7); select x from a;' 2>&1)"; fi
+if [ -x /usr/bin/java ]; then echo "java: $(/usr/bin/java -version 2>&1 | head -1 | cut -d' ' -f1)"; fi
+`
+	out := runBoxed(t, script, Sandbox{}, nil)
+	t.Logf("%s", out)
+	if got := lineAfter(out, "python:"); got != "100 4 45" {
+		t.Errorf("python under the filter: %q, want %q", got, "100 4 45")
+	}
+	if got := lineAfter(out, "sqlite3:"); strings.Contains(out, "sqlite3:") && got != "7" {
+		t.Errorf("sqlite3 under the filter: %q, want 7", got)
+	}
+	if got := lineAfter(out, "java:"); strings.Contains(out, "java:") && got != "openjdk" {
+		t.Errorf("java -version under the filter: %q, want openjdk", got)
+	}
+}
