@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kinrow/kinrow/host/procrun/boxinit/seccomp"
 	"github.com/kinrow/kinrow/internal/testkeyring"
 	"golang.org/x/sys/unix"
 )
@@ -190,5 +191,25 @@ if [ -x /usr/bin/java ]; then echo "java: $(/usr/bin/java -version 2>&1 | head -
 	}
 	if got := lineAfter(out, "java:"); strings.Contains(out, "java:") && got != "openjdk" {
 		t.Errorf("java -version under the filter: %q, want openjdk", got)
+	}
+}
+
+// TestSandboxStatusKernelParts: the sandbox's account (kinrow doctor, the
+// start-up line) names the filter and the keyring where the probe box
+// loaded them, and the filter as not in force, with why, where the kernel
+// cannot load it.
+func TestSandboxStatusKernelParts(t *testing.T) {
+	needBox(t)
+	st := SandboxDetect().String()
+	if err := seccomp.Available(); err != nil {
+		if !strings.Contains(st, "not in force") || !strings.Contains(st, "seccomp") {
+			t.Errorf("no filter here (%v), but the sandbox says %q", err, st)
+		}
+		return
+	}
+	for _, part := range []string{"seccomp filter", "own session keyring"} {
+		if !strings.Contains(st, part) {
+			t.Errorf("the sandbox says %q, without %q", st, part)
+		}
 	}
 }
