@@ -48,6 +48,9 @@ func run(conf string) {
 	if err := buildRoot(&c); err != nil {
 		fail("build the root", err)
 	}
+	if err := maskKeys(); err != nil {
+		fail("hide the kernel's key lists", err)
+	}
 	if !c.Net {
 		if err := LoopbackUp(); err != nil {
 			fail("bring up the loopback", err)

@@ -31,6 +31,23 @@ func freshKeyring() error {
 	return err
 }
 
+// maskKeys hides /proc/keys and /proc/key-users under /dev/null, as
+// Docker does: they list every key the reader's uid may view, and a box
+// whose host is not root runs as the host's uid, so the descriptions of
+// the host's keys (never their payloads: the filter denies keyctl) would
+// show there.
+func maskKeys() error {
+	for _, p := range []string{"/proc/keys", "/proc/key-users"} {
+		if _, err := os.Stat(p); err != nil {
+			continue // a kernel without keyrings
+		}
+		if err := unix.Mount("/dev/null", p, "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("hide %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
 // noUserNamespaces sets the box's user namespace's limit on the user
 // namespaces made inside it to 0. The limit is the namespace's own, so it
 // is written only after checking that this is not the machine's first

@@ -2,6 +2,9 @@ package boxinit
 
 import (
 	"bytes"
+	"errors"
+	"runtime"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -44,4 +47,40 @@ func FuzzDecodeFilter(f *testing.F) {
 			t.Errorf("%x decoded and encoded is %x", b, back)
 		}
 	})
+}
+
+// TestFreshKeyring: after freshKeyring a thread's session keyring is a new
+// one named SessionKeyring, not the one it had.
+func TestFreshKeyring(t *testing.T) {
+	type result struct {
+		before, after int
+		desc          string
+		err           error
+	}
+	done := make(chan result)
+	go func() {
+		// The thread's keyring changes: it ends with this goroutine.
+		runtime.LockOSThread()
+		var r result
+		if _, r.err = unix.KeyctlJoinSessionKeyring("kinrow-test-before"); r.err != nil {
+			done <- r
+			return
+		}
+		r.before, _ = unix.KeyctlGetKeyringID(unix.KEY_SPEC_SESSION_KEYRING, false)
+		if r.err = freshKeyring(); r.err == nil {
+			r.after, r.err = unix.KeyctlGetKeyringID(unix.KEY_SPEC_SESSION_KEYRING, false)
+			r.desc, _ = unix.KeyctlString(unix.KEYCTL_DESCRIBE, r.after)
+		}
+		done <- r
+	}()
+	r := <-done
+	if errors.Is(r.err, unix.ENOSYS) {
+		t.Skipf("no keyrings here: %v", r.err)
+	}
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if r.after == r.before || !strings.HasSuffix(r.desc, ";"+SessionKeyring) {
+		t.Errorf("session keyring %d (%q) after freshKeyring, %d before: want a new one named %s", r.after, r.desc, r.before, SessionKeyring)
+	}
 }
