@@ -307,6 +307,16 @@ func TestFilterRules(t *testing.T) {
 			t.Errorf("%s: %#x, want EPERM (%#x)", name, got, eperm)
 		}
 	}
+	for _, name := range Denied() {
+		known := false
+		for _, a := range []*arch.Info{arch.X86_64, arch.AARCH64, arch.I386, arch.ARM} {
+			_, ok := a.SyscallNames[name]
+			known = known || ok
+		}
+		if !known {
+			t.Errorf("denied call %s is no architecture's", name)
+		}
+	}
 	if denied < 50 {
 		t.Errorf("only %d of the denied calls exist on %s", denied, info.Name)
 	}
