@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/kinrow/kinrow/host/procrun/boxinit"
+	"github.com/kinrow/kinrow/host/procrun/boxinit/seccomp"
 )
 
 // The sandbox on Linux, drawn:
@@ -83,13 +84,13 @@ func probeSandbox() boxProbe {
 			st.Parts[0] = "user namespace (the host's own uid: it is not root)"
 			st.Missing = append(st.Missing, "a uid of its own: the host is not root, so the bot keeps the host's uid outside its namespaces")
 		}
-		return boxProbe{level: boxUserNS, status: st}
+		return boxProbe{level: boxUserNS, status: withKernel(st)}
 	}
 	if root {
 		if errRoot := runProbe(boxRootNS); errRoot == nil {
-			return boxProbe{level: boxRootNS, status: SandboxStatus{Full: true, Parts: []string{
+			return boxProbe{level: boxRootNS, status: withKernel(SandboxStatus{Full: true, Parts: []string{
 				fmt.Sprintf("box uids from %d (no user namespace: %v)", BoxUIDBase, errUser), "pid namespace", privateMounts,
-				"network namespace", "ipc and uts namespaces", "cgroup namespace", "no capabilities"}}}
+				"network namespace", "ipc and uts namespaces", "cgroup namespace", "no capabilities"}})}
 		}
 	}
 	return boxProbe{level: boxNone, status: SandboxStatus{Missing: []string{fmt.Sprintf("no sandbox: %v", errUser), hostSocketDir}}}
@@ -99,6 +100,16 @@ func probeSandbox() boxProbe {
 // read-only root, a private /tmp, and a plugin's socket directory on a
 // tmpfs of its own (boxinit.PrivateSize).
 const privateMounts = "mount namespace (read-only root, private /tmp, a plugin's sockets on a 1 MiB tmpfs of its own)"
+
+// withKernel adds the init's kernel parts (seccomp filter, session
+// keyring) to st; a missing one makes the sandbox partial.
+func withKernel(st SandboxStatus) SandboxStatus {
+	parts, missing := seccomp.KernelStatus()
+	st.Parts = append(st.Parts, parts...)
+	st.Missing = append(st.Missing, missing...)
+	st.Full = st.Full && len(missing) == 0
+	return st
+}
 
 // runProbe makes one box at level and reports whether it worked.
 func runProbe(level boxLevel) error {
@@ -187,6 +198,7 @@ func newBox(cmd *exec.Cmd, sb Sandbox, level boxLevel, memory int64) (*box, erro
 	b := &box{level: level, exe: sb.Exe, cfg: boxinit.Config{
 		Path: path, Args: args, Net: sb.Network, WorkDir: sb.WorkDir, Exe: sb.Exe != nil,
 		UserNS: level == boxUserNS, Setgrp: os.Geteuid() == 0,
+		Filter: seccomp.Compiled(),
 	}}
 	b.cfg.Read, b.cfg.Write, b.cfg.Private, b.cfg.Links, b.cfg.TmpSize = view.binds()
 	switch {

@@ -48,8 +48,11 @@ func run(conf string) {
 	if err := buildRoot(&c); err != nil {
 		fail("build the root", err)
 	}
+	if err := maskKeys(); err != nil {
+		fail("hide the kernel's key lists", err)
+	}
 	if !c.Net {
-		if err := loopbackUp(); err != nil {
+		if err := LoopbackUp(); err != nil {
 			fail("bring up the loopback", err)
 		}
 	}
@@ -62,8 +65,16 @@ func run(conf string) {
 	if err != nil {
 		fail("open "+c.Path, err)
 	}
+	if c.UserNS {
+		if err := noUserNamespaces(); err != nil {
+			fail("forbid user namespaces in the box", err)
+		}
+	}
 	if err := dropPrivileges(&c); err != nil {
 		fail("drop privileges", err)
+	}
+	if err := freshKeyring(); err != nil {
+		fail("a session keyring of its own", err)
 	}
 	if !c.Exe && exePath != c.Path && unix.Access(c.Path, unix.X_OK) == nil {
 		// The box user reaches it: run it by its path, so its command name
@@ -79,6 +90,14 @@ func run(conf string) {
 	}
 	if err := os.Chdir(wd); err != nil {
 		fail("enter the working directory", err)
+	}
+	// The filter last: nothing the init does from here on (close_range,
+	// fcntl F_SETFD, execve, and the Go runtime on this locked thread) is
+	// a call it denies.
+	if len(c.Filter) > 0 {
+		if err := LoadFilter(c.Filter); err != nil {
+			fail("load the seccomp filter", err)
+		}
 	}
 	if c.Probe {
 		fmt.Fprint(status, "ok")
@@ -375,8 +394,9 @@ func bind(src, dst string, ro bool) error {
 	return nil
 }
 
-// loopbackUp brings up lo in the box's network namespace.
-func loopbackUp() error {
+// LoopbackUp brings up lo in the calling thread's network namespace (the
+// box's).
+func LoopbackUp() error {
 	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return err

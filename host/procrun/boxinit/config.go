@@ -23,6 +23,7 @@ type Config struct {
 	Net     bool     `json:"net,omitempty"`     // keep the host's network
 	WorkDir string   `json:"workdir,omitempty"` // "" is /tmp
 	Exe     bool     `json:"exe,omitempty"`     // run the file on FDExe
+	Filter  []byte   `json:"filter,omitempty"`  // the seccomp program loaded just before the execve (EncodeFilter; package seccomp's); none when empty
 	UserNS  bool     `json:"userns"`            // in a user namespace
 	UID     int      `json:"uid"`               // the box uid outside
 	Inside  int      `json:"inside"`            // the bot's uid and gid as the init sets them

@@ -50,6 +50,9 @@
 //     it was given to write), and reports "got N bytes into DIR", then
 //     why it stopped, if it did.
 //
+// The kernel-surface attacks (keyring, iouring, userns, flock) are
+// described in attack_kernel.go.
+//
 // The processes walked by environ, records and ptrace are the parent and
 // its ancestors, depth= of them (default 2: the host and the host's
 // parent, in a test the test binary).
@@ -76,7 +79,8 @@ import (
 )
 
 // Names lists the attacks.
-var Names = []string{"environ", "records", "ptrace", "cgroup", "network", "files", "fds", "forks", "fill", "disk"}
+var Names = []string{"environ", "records", "ptrace", "cgroup", "network", "files", "fds",
+	"forks", "fill", "disk", "keyring", "iouring", "userns", "flock"}
 
 // Options are an attack's settings, by the names of the bot's options:
 // show, out, depth, marker, addr, dir, secret, count; and rules, the rules string
@@ -127,6 +131,14 @@ func Run(name string, o Options) string {
 		got, err = fill(o)
 	case "disk":
 		got, err = disk()
+	case "keyring":
+		got, err = keyring(o)
+	case "iouring":
+		got, err = iouring()
+	case "userns":
+		got, err = userns()
+	case "flock":
+		got, err = flock(o)
 	default:
 		err = fmt.Errorf("no attack %q: accepted are %s", name, strings.Join(Names, ", "))
 	}
@@ -457,8 +469,12 @@ func cgroup(o Options) (string, error) {
 // Child is the cgroup attack's child when this process was started as one
 // (argv[1] is ChildArg): it leaves its cgroups, writes what it did on
 // stdout, closes it and sleeps at most two minutes, never returning.
+// It is the userns attack's child when argv[1] is UsernsChildArg.
 // Otherwise it returns at once. Call it first thing in main.
 func Child() {
+	if len(os.Args) == 2 && os.Args[1] == UsernsChildArg {
+		usernsChild()
+	}
 	if len(os.Args) < 3 || os.Args[1] != ChildArg {
 		return
 	}
