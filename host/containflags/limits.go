@@ -2,6 +2,7 @@ package containflags
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kinrow/kinrow/host/procrun"
@@ -143,14 +144,32 @@ func Limits(s Settings, c procrun.Containment, sb procrun.SandboxStatus) []Limit
 			quota.By = "can be set by " + c.CPUQuota
 		}
 	}
-	return []Limit{tasks, mem, fsize, fair, quota, syscallFilter(s)}
+	return []Limit{tasks, mem, fsize, fair, quota, syscallFilter(s, sb)}
 }
 
-// syscallFilter is the syscall filter's row: the place where the seccomp
-// filter of the box says whether it is in force once it is part of the
-// build.
-func syscallFilter(Settings) Limit {
-	return Limit{Name: "syscall filter", Setting: "none", By: "no seccomp filter in this build"}
+// syscallFilter is the syscall filter's row: the box's seccomp filter
+// (host/procrun/boxinit/seccomp), in force where the sandbox's probe
+// loaded it.
+func syscallFilter(s Settings, sb procrun.SandboxStatus) Limit {
+	l := Limit{Name: "syscall filter", Setting: "Docker's deny list and more (namespaces, keyrings, io_uring, mounts, ptrace; locks without effect)", On: s.Mode != procrun.SandboxOff}
+	if !l.On {
+		l.Setting, l.By = "none (--sandbox=off)", "a box's seccomp filter"
+		return l
+	}
+	if slices.Contains(sb.Parts, "seccomp filter") {
+		l.InForce, l.By = true, "seccomp-bpf, loaded in each box before the bot's execve"
+		return l
+	}
+	l.By = "no seccomp filter in the boxes here"
+	for _, m := range sb.Missing {
+		if strings.Contains(m, "seccomp") {
+			l.By = m
+		}
+	}
+	if len(sb.Parts) == 0 {
+		l.By = "no sandbox on this machine"
+	}
+	return l
 }
 
 // CheckLimits refuses to go on under --sandbox=require when a limit asked

@@ -99,7 +99,8 @@ func TestLimitsInForce(t *testing.T) {
 	noCgroup := procrun.Containment{Kind: "process group + child subreaper", Freeze: true, KillAll: true, CPU: true,
 		Memory: "RLIMIT_AS", FileSize: "RLIMIT_FSIZE"}
 	macOS := procrun.Containment{Kind: "process group"}
-	full := procrun.SandboxStatus{Full: true}
+	full := procrun.SandboxStatus{Full: true, Parts: []string{"pid namespace", "seccomp filter", "own session keyring"}}
+	noFilter := procrun.SandboxStatus{Parts: []string{"pid namespace", "own session keyring"}, Missing: []string{"seccomp filter: the kernel refused it"}}
 	def := Settings{Memory: procrun.DefaultMemory, Limits: procrun.DefaultLimits(), Suspend: true}
 	noMemDefault := def
 	noMemDefault.Memory = 0
@@ -114,27 +115,33 @@ func TestLimitsInForce(t *testing.T) {
 		refused []string          // what --sandbox=require names
 	}{
 		{"cgroup v1, root", def, cgroupV1, full, map[string]string{
-			"tasks":        "256 (--bot-pids): in force by cgroup v1 pids (/p) + RLIMIT_NPROC of the box uid",
-			"memory":       "1 GiB (--bot-memory): in force by cgroup v1 memory (/m)",
-			"file size":    "256 MiB (--bot-file-size): in force by RLIMIT_FSIZE",
-			"CPU fairness": "in force by cgroup.freeze",
-			"CPU quota":    "none (--bot-cpus CPUS): off; can be set by cgroup v1 cpu (/c)",
+			"tasks":          "256 (--bot-pids): in force by cgroup v1 pids (/p) + RLIMIT_NPROC of the box uid",
+			"memory":         "1 GiB (--bot-memory): in force by cgroup v1 memory (/m)",
+			"file size":      "256 MiB (--bot-file-size): in force by RLIMIT_FSIZE",
+			"CPU fairness":   "in force by cgroup.freeze",
+			"CPU quota":      "none (--bot-cpus CPUS): off; can be set by cgroup v1 cpu (/c)",
+			"syscall filter": "in force by seccomp-bpf",
 		}, nil},
+		{"a sandbox without the filter", def, cgroupV1, noFilter, map[string]string{
+			"syscall filter": "NOT in force: seccomp filter: the kernel refused it",
+		}, []string{"syscall filter"}},
 		{"no cgroup, not root", noMemDefault, noCgroup, procrun.SandboxStatus{}, map[string]string{
-			"tasks":  "NOT in force",
-			"memory": "NOT in force: only RLIMIT_AS here",
-		}, []string{"tasks", "memory"}},
+			"tasks":          "NOT in force",
+			"memory":         "NOT in force: only RLIMIT_AS here",
+			"syscall filter": "NOT in force: no sandbox on this machine",
+		}, []string{"tasks", "memory", "syscall filter"}},
 		{"quota asked, no cgroup", quota, noCgroup, procrun.SandboxStatus{}, map[string]string{
 			"CPU quota": "0.5 CPUs (--bot-cpus): NOT in force",
-		}, []string{"tasks", "memory", "CPU quota"}},
+		}, []string{"tasks", "memory", "CPU quota", "syscall filter"}},
 		{"macOS", noMemDefault, macOS, procrun.SandboxStatus{}, map[string]string{
 			"file size":    "NOT in force",
 			"CPU fairness": "NOT in force",
-		}, []string{"tasks", "memory", "file size", "CPU fairness"}},
-		{"everything lifted", Settings{MemoryGiven: true}, macOS, procrun.SandboxStatus{}, map[string]string{
-			"tasks":        "none (--bot-pids none): off",
-			"memory":       "none (--bot-memory none): off",
-			"CPU fairness": "not suspended",
+		}, []string{"tasks", "memory", "file size", "CPU fairness", "syscall filter"}},
+		{"everything lifted", Settings{MemoryGiven: true, Mode: procrun.SandboxOff}, macOS, procrun.SandboxStatus{}, map[string]string{
+			"tasks":          "none (--bot-pids none): off",
+			"memory":         "none (--bot-memory none): off",
+			"CPU fairness":   "not suspended",
+			"syscall filter": "none (--sandbox=off)",
 		}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
