@@ -124,7 +124,7 @@ func TestBoxSeesLogged(t *testing.T) {
 			continue
 		}
 		n++
-		for _, want := range []string{filepath.Join(binDir, "kinrow-bot-random") + "  read-only", "/plugin-dir", "  writable;", "network: none", "working directory: /tmp"} {
+		for _, want := range []string{filepath.Join(binDir, "kinrow-bot-random") + "  read-only", "/plugin-dir", "  writable, its own (tmpfs of 1 MiB; nothing of the host's disk; gone with it);", "network: none", "working directory: /tmp"} {
 			if !strings.Contains(l, want) {
 				t.Errorf("box sees line without %q: %s", want, l)
 			}

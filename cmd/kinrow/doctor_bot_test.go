@@ -61,7 +61,7 @@ func TestDoctorBot(t *testing.T) {
 			q("  /proc  its own (its own processes only)"),
 			q("  /dev  its own (null, zero, full, random, urandom; /dev/shm)"),
 			"  " + q(exe) + "  read-only",
-			`  /.*/kinrow-bots-\d+-\d+/plugin-dir\*  writable`,
+			`  /.*/kinrow-bots-\d+-\d+/plugin-dir\*  writable, its own \(tmpfs of 1 MiB; nothing of the host.s disk; gone with it\)`,
 			q("  network: none (a loopback of its own)"),
 			q("  working directory: /tmp"),
 		})

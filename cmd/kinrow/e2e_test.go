@@ -328,27 +328,41 @@ func TestJunkOnBotStdoutDoesNotReachTheController(t *testing.T) {
 	}
 }
 
+// TestFrozenBotIsKilled: a bot stopped from outside (SIGSTOP) forfeits on
+// time and is killed, and the next genmove starts a fresh one. Under the
+// default --bot-suspend the bot is frozen in its cgroup between requests,
+// so the SIGSTOP lands when the host thaws it for its move; with
+// --bot-suspend=false it is stopped at once.
 func TestFrozenBotIsKilled(t *testing.T) {
-	h := startHost(t)
-	h.ok("kinrow-movetime 200")
-	h.ok("kinrow-load x random")
-	pid := childBot(t, h.cmd.Process.Pid)
-	stopProcess(t, pid)
-	waitStopped(t, pid)
-	start := time.Now()
-	if got := h.ok("genmove x"); got != "resign" {
-		t.Errorf("genmove by a frozen bot = %q", got)
-	}
-	if took := time.Since(start); took > 5*time.Second {
-		t.Errorf("forfeiting a frozen bot took %v", took)
-	}
-	if res := h.ok("kinrow-result"); !strings.Contains(res, "timed out") {
-		t.Errorf("result %q", res)
-	}
-	checkNoBotProcesses(t)
-	h.ok("clear_board")
-	if got := h.ok("genmove x"); got == "resign" { // a fresh random bot
-		t.Errorf("the next genmove did not start a fresh bot: %s", h.ok("kinrow-result"))
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{{"suspended by default", nil}, {"not suspended", []string{"--bot-suspend=false"}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := startHost(t, tc.args...)
+			h.ok("kinrow-movetime 200")
+			h.ok("kinrow-load x random")
+			pid := childBot(t, h.cmd.Process.Pid)
+			stopProcess(t, pid)
+			if tc.args != nil {
+				waitStopped(t, pid)
+			}
+			start := time.Now()
+			if got := h.ok("genmove x"); got != "resign" {
+				t.Errorf("genmove by a frozen bot = %q", got)
+			}
+			if took := time.Since(start); took > 5*time.Second {
+				t.Errorf("forfeiting a frozen bot took %v", took)
+			}
+			if res := h.ok("kinrow-result"); !strings.Contains(res, "timed out") {
+				t.Errorf("result %q", res)
+			}
+			checkNoBotProcesses(t)
+			h.ok("clear_board")
+			if got := h.ok("genmove x"); got == "resign" { // a fresh random bot
+				t.Errorf("the next genmove did not start a fresh bot: %s", h.ok("kinrow-result"))
+			}
+		})
 	}
 }
 
