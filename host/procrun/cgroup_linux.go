@@ -310,19 +310,22 @@ func (c *cgroup) started(pid int) error {
 	return nil
 }
 
+// suspend asks the kernel to freeze the cgroup; the freeze completes
+// asynchronously (waitSuspended waits for it).
 func (c *cgroup) suspend() error {
-	if err := writeFile(filepath.Join(c.dir, "cgroup.freeze"), "1"); err != nil {
-		return err
-	}
-	// Wait (bounded) until the kernel says every process is frozen.
+	return writeFile(filepath.Join(c.dir, "cgroup.freeze"), "1")
+}
+
+// waitSuspended waits (bounded) until the kernel says every process of
+// the cgroup is frozen.
+func (c *cgroup) waitSuspended() {
 	deadline := time.Now().Add(time.Second)
 	for time.Now().Before(deadline) {
 		if eventsField(filepath.Join(c.dir, "cgroup.events"), "frozen") != 0 {
-			return nil
+			return
 		}
 		time.Sleep(time.Millisecond)
 	}
-	return nil
 }
 
 func (c *cgroup) resume() error {

@@ -290,8 +290,21 @@ func (p *Process) Suspend() error {
 	p.gen++
 	gen := p.gen
 	p.mu.Unlock()
-	return p.suspendGen(gen)
+	if err := p.suspendGen(gen); err != nil {
+		return err
+	}
+	// Outside the lock: a Resume need not wait for the freeze to complete.
+	if w, ok := p.c.(suspendWaiter); ok {
+		w.waitSuspended()
+	}
+	return nil
 }
+
+// suspendWaiter is a container whose suspend completes asynchronously
+// (a cgroup freeze): Suspend waits for it, SuspendIdle does not, since
+// nothing waits on a bot suspended in the background and the next Resume
+// would only wait longer.
+type suspendWaiter interface{ waitSuspended() }
 
 // suspendGen suspends the bot unless another Suspend, Resume or
 // SuspendIdle came after generation gen.
