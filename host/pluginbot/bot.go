@@ -196,8 +196,14 @@ func (b *Bot) proc() *groupRunner {
 	return b.runner
 }
 
+// busyBudget is the CPU time a bot that answered may use before its next
+// request (finishing its answer, its runtime's housekeeping) before it is
+// suspended (procrun.Process.SuspendBusy).
+const busyBudget = 2 * time.Millisecond
+
 // idleWait bounds how long a bot that answered may keep a thread running
-// before it is suspended all the same (procrun.Process.SuspendIdle).
+// before it is suspended all the same, where its CPU time is not measured
+// (procrun.Process.SuspendIdle).
 const idleWait = 100 * time.Millisecond
 
 // wake resumes a suspended bot before the host sends it a request.
@@ -212,15 +218,15 @@ func (b *Bot) wake() {
 	}
 }
 
-// rest suspends the bot with everything it started once it has answered
-// and its threads sleep (at most idleWait later), without blocking; the
-// next wake cancels it.
+// rest suspends the bot with everything it started as soon as it thinks
+// after its answer (busyBudget of CPU time), without blocking; the next
+// wake cancels it. A bot idle until its next request is never frozen.
 func (b *Bot) rest() {
 	if !b.suspend {
 		return
 	}
 	if r := b.proc(); r != nil {
-		r.SuspendIdle(idleWait, func(err error) { b.log.Warn("suspend the bot", "error", err) })
+		r.SuspendBusy(busyBudget, idleWait, func(err error) { b.log.Warn("suspend the bot", "error", err) })
 	}
 }
 

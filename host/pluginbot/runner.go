@@ -37,8 +37,8 @@ type Containment struct {
 	// minimal environment (procrun.MinimalEnv).
 	Env []string
 	// SuspendAll suspends every plugin bot, with everything it started,
-	// from its answer (once its threads sleep, or idleWait later) until
-	// the host sends it its next request, as Gomocup engines are (their
+	// from its answer (as soon as it uses CPU time, busyBudget of it,
+	// after answering) until the host sends it its next request, as Gomocup engines are (their
 	// manifests' suspend): a bot cannot think, nor let a child think, on
 	// its opponent's time.
 	SuspendAll bool
@@ -293,11 +293,13 @@ func (r *groupRunner) Suspend() error {
 	return nil
 }
 
-// SuspendIdle suspends the bot once its threads sleep, at most wait later,
-// without blocking; a Resume cancels it (procrun.Process.SuspendIdle).
-func (r *groupRunner) SuspendIdle(wait time.Duration, fail func(error)) {
+// SuspendBusy suspends the bot once it uses more than budget of CPU time
+// before its next request (where that is not measured, once its threads
+// sleep, at most wait later), without blocking; a Resume cancels it
+// (procrun.Process.SuspendBusy).
+func (r *groupRunner) SuspendBusy(budget, wait time.Duration, fail func(error)) {
 	if run := r.proc(); run != nil {
-		run.SuspendIdle(wait, fail)
+		run.SuspendBusy(budget, wait, fail)
 	}
 }
 

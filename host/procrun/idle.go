@@ -70,3 +70,50 @@ func (p *Process) SuspendIdle(wait time.Duration, fail func(error)) {
 		}
 	}()
 }
+
+// busyPollMax bounds the interval between SuspendBusy's looks at the bot's
+// CPU time: what a bot thinking on its opponent's time gets before it is
+// suspended is at most its budget plus this much on each core it keeps
+// busy.
+const busyPollMax = 8 * time.Millisecond
+
+// SuspendBusy suspends the bot like Suspend once it has used more than
+// budget of CPU time (with everything it started) since the call, looking
+// every few milliseconds; it does not block, and a Resume or Suspend
+// cancels it. A bot that stays idle until its next request is never
+// suspended at all: the freeze and the thaw, kernel work on each of its
+// threads that cost a fast game more than its moves, are paid only by a
+// bot that thinks when it should not. Where the bot's CPU time is not
+// measured it is SuspendIdle(wait, fail).
+func (p *Process) SuspendBusy(budget, wait time.Duration, fail func(error)) {
+	cpu0, ok := p.CPU()
+	if !ok {
+		p.SuspendIdle(wait, fail)
+		return
+	}
+	p.mu.Lock()
+	if p.suspended || p.killed {
+		p.mu.Unlock()
+		return
+	}
+	p.gen++
+	gen := p.gen
+	p.mu.Unlock()
+	go func() {
+		for interval := time.Millisecond; ; interval = min(2*interval, busyPollMax) {
+			time.Sleep(interval)
+			p.mu.Lock()
+			stale := p.gen != gen || p.suspended || p.killed
+			p.mu.Unlock()
+			if stale {
+				return
+			}
+			if cpu, ok := p.CPU(); !ok || cpu-cpu0 > budget {
+				if err := p.suspendGen(gen); err != nil && fail != nil {
+					fail(err)
+				}
+				return
+			}
+		}
+	}()
+}

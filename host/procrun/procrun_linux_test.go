@@ -335,6 +335,53 @@ func TestSuspendIdle(t *testing.T) {
 	}
 }
 
+// TestSuspendBusy: a bot idle after its answer is never frozen (the
+// freeze and thaw cost a fast game more than its moves), one that keeps a
+// core busy is suspended soon after, and a Resume cancels the watch.
+func TestSuspendBusy(t *testing.T) {
+	self, _ := os.Executable()
+	for name, mk := range containers(t) {
+		t.Run(name, func(t *testing.T) {
+			sleeper := startWith(t, mk, exec.Command("sleep", "200"), Config{Name: "sleeper"})
+			if _, ok := sleeper.CPU(); !ok {
+				t.Skip("the bot's CPU time is not measured here: SuspendBusy is SuspendIdle")
+			}
+			sleeper.SuspendBusy(2*time.Millisecond, time.Second, func(err error) { t.Error(err) })
+			time.Sleep(300 * time.Millisecond)
+			if sleeper.Suspended() {
+				t.Error("an idle bot was suspended")
+			}
+			if err := sleeper.Resume(); err != nil {
+				t.Fatal(err)
+			}
+
+			cmd := exec.Command(self)
+			cmd.Env = append(os.Environ(), "PROCRUN_HELPER=busy")
+			busy := startWith(t, mk, cmd, Config{Name: "busy", Sandbox: Sandbox{Mode: SandboxOff}}) // the test binary, as the child, is outside any box
+			busy.SuspendBusy(2*time.Millisecond, time.Second, func(err error) { t.Error(err) })
+			if err := busy.Resume(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(300 * time.Millisecond)
+			if busy.Suspended() {
+				t.Error("a Resume right after SuspendBusy left the bot suspended")
+			}
+			busy.SuspendBusy(2*time.Millisecond, time.Second, func(err error) { t.Error(err) })
+			for end := time.Now().Add(10 * time.Second); !busy.Suspended(); time.Sleep(5 * time.Millisecond) {
+				if time.Now().After(end) {
+					t.Fatal("a busy bot was not suspended 10 s after SuspendBusy")
+				}
+			}
+			time.Sleep(50 * time.Millisecond)
+			before := procCPU(t, busy.PID())
+			time.Sleep(300 * time.Millisecond)
+			if after := procCPU(t, busy.PID()); after-before > 2 {
+				t.Errorf("the busy loop used %d ticks of CPU while suspended", after-before)
+			}
+		})
+	}
+}
+
 // TestSettleCountsBotCPU: Settle's wait is the bot's own CPU time, up to
 // settleCap times it in wall time. A busy bot at nice 19 beside a busy
 // loop on every core gets a sliver of CPU: the wait ends only once it has
