@@ -100,8 +100,11 @@ func alive(pid int) bool { s := state(pid); return s != "" && s != "Z" }
 
 // settled returns the state of pid once it is want, or after 200 ms
 // whatever it is (a signal takes effect shortly after it is sent).
-func settled(pid int, want string) string {
-	deadline := time.Now().Add(200 * time.Millisecond)
+func settled(pid int, want string) string { return settledWithin(pid, want, 200*time.Millisecond) }
+
+// settledWithin is settled with a wait of d.
+func settledWithin(pid int, want string, d time.Duration) string {
+	deadline := time.Now().Add(d)
 	for {
 		s := state(pid)
 		if s == want || time.Now().After(deadline) {

@@ -136,10 +136,13 @@ func TestRapfiRace(t *testing.T) {
 	var logs bytes.Buffer
 	log := hclog.New(&hclog.LoggerOptions{Output: &syncBuffer{b: &logs}, Level: hclog.Debug})
 	e := start(t, m, "racy", log)
-	g := referee.New(m.Rules[0], referee.Config{Clock: referee.Clock{MoveTime: time.Second}})
+	// The engine is stopped once its threads sleep, which on a loaded
+	// machine takes a while: the opponent looks for as long as 2 s of its
+	// 4 s move.
+	g := referee.New(m.Rules[0], referee.Config{Clock: referee.Clock{MoveTime: 4 * time.Second}})
 	states := 0
 	o := &refereetest.Player{Label: "inproc", OnGenMove: func() {
-		if settled(e.PID(), "T") == "T" {
+		if settledWithin(e.PID(), "T", 2*time.Second) == "T" {
 			states++
 		}
 	}}
