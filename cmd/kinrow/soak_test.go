@@ -19,23 +19,16 @@ import (
 
 // soakBots are the misbehaving bots of the soak's gauntlet, each against
 // random (the first bot), with the options that make them misbehave
-// (soakOpts); intruder, flood's second instance and the intruder's
-// later instances try the attacks the judge's limits stop (forks, disk,
-// the kernel's keyring, io_uring, user namespaces, file locks, a
-// stdout flood).
+// (soakOpts); intruder forks until the tasks limit refuses it.
 var soakBots = []string{
 	"hang", "late", "crash", "illegal", "junkafter", "forker",
-	"escaper", "hog", "flood", "bigmove",
-	"flood", "intruder", "intruder", "intruder", "intruder", "intruder", "intruder",
+	"escaper", "hog", "flood", "bigmove", "intruder",
 }
 
 // soakOpts are the --bot-opt values of soakBots.
 var soakOpts = []string{
 	"late:late_ms=300", "bigmove:bytes=67108864", "hog:mb_per_step=32",
-	"flood#2:to=stdout", "flood#2:mb=2",
 	"intruder:attack=forks", "intruder:count=2000",
-	"intruder#2:attack=disk", "intruder#3:attack=keyring", "intruder#4:attack=iouring",
-	"intruder#5:attack=userns", "intruder#6:attack=flock",
 }
 
 // hostSample is what the soak measures of the host process.
