@@ -49,26 +49,40 @@ func (p *Process) Settle(d time.Duration) {
 // marks the search over), and one stopped in between may misread the next
 // request. A failure to suspend goes to fail (if not nil).
 func (p *Process) SuspendIdle(wait time.Duration, fail func(error)) {
-	p.mu.Lock()
-	if p.suspended || p.killed {
-		p.mu.Unlock()
+	gen, ok := p.pendingSuspend()
+	if !ok {
 		return
 	}
-	p.gen++
-	gen := p.gen
-	p.mu.Unlock()
 	go func() {
 		p.Settle(wait)
-		p.mu.Lock()
-		if p.gen != gen {
-			p.mu.Unlock()
+		if p.stale(gen) {
 			return
 		}
-		p.mu.Unlock()
 		if err := p.suspendGen(gen); err != nil && fail != nil {
 			fail(err)
 		}
 	}()
+}
+
+// pendingSuspend starts a new generation for a suspension to come (a
+// later Suspend, Resume or SuspendIdle cancels it); false when the bot is
+// suspended or killed already.
+func (p *Process) pendingSuspend() (gen uint64, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.suspended || p.killed {
+		return 0, false
+	}
+	p.gen++
+	return p.gen, true
+}
+
+// stale reports whether the suspension of generation gen was cancelled,
+// or the bot meanwhile suspended or killed.
+func (p *Process) stale(gen uint64) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.gen != gen || p.suspended || p.killed
 }
 
 // busyPollMax bounds the interval between SuspendBusy's looks at the bot's
@@ -91,21 +105,14 @@ func (p *Process) SuspendBusy(budget, wait time.Duration, fail func(error)) {
 		p.SuspendIdle(wait, fail)
 		return
 	}
-	p.mu.Lock()
-	if p.suspended || p.killed {
-		p.mu.Unlock()
+	gen, ok := p.pendingSuspend()
+	if !ok {
 		return
 	}
-	p.gen++
-	gen := p.gen
-	p.mu.Unlock()
 	go func() {
 		for interval := time.Millisecond; ; interval = min(2*interval, busyPollMax) {
 			time.Sleep(interval)
-			p.mu.Lock()
-			stale := p.gen != gen || p.suspended || p.killed
-			p.mu.Unlock()
-			if stale {
+			if p.stale(gen) {
 				return
 			}
 			if cpu, ok := p.CPU(); !ok || cpu-cpu0 > budget {
